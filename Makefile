@@ -1,0 +1,128 @@
+# polc - policy compiler. Plain make; see README.md.
+#   make            build ./polc
+#   make deps       install the Debian packages the project needs (idempotent)
+#   make test       build and run every test
+#   make asan       the same tests under ASan + UBSan (build-asan/)
+#   make install PREFIX=/usr/local
+# BUILD=dir keeps a separate object tree (parallel work, sanitizer builds).
+
+VERSION   := 0.1.0
+BUILD     ?= build
+PREFIX    ?= /usr/local
+CC        ?= cc
+CLANG     ?= clang
+BISON     ?= bison
+FLEX      ?= flex
+SAN       ?=
+
+WARN      := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wno-unused-parameter
+CFLAGS    ?= -O2 -g
+CFLAGS    += -std=c11 -D_GNU_SOURCE $(WARN) $(SAN) -I. -I$(BUILD) -I$(BUILD)/gen \
+             -DPOLC_VERSION='"$(VERSION)"'
+LDFLAGS   += $(SAN)
+LDLIBS    += -lseccomp -lbpf -lelf -lz -lyaml -lapparmor -lcrypto
+
+# Every module's C files; *.bpf.c are kernel programs built by backends/bpf/bpf.mk.
+LIB_SRCS  := $(filter-out %.bpf.c,$(wildcard compiler/*.c backends/*.c backends/*/*.c tracer/*.c cli/*.c))
+LIB_SRCS  := $(filter-out cli/main.c,$(LIB_SRCS))
+GEN_SRCS  := $(BUILD)/grammar/parser.c $(BUILD)/grammar/lexer.c \
+             $(BUILD)/gen/consts.c $(BUILD)/gen/rules_embedded.c
+GEN_HDRS  := $(BUILD)/grammar/parser.h $(BUILD)/grammar/lexer.h $(BUILD)/gen/consts_table.h
+EXTRA_HDRS :=
+LIB_OBJS  := $(LIB_SRCS:%.c=$(BUILD)/%.o) $(GEN_SRCS:%.c=%.o)
+LIB       := $(BUILD)/libpolc.a
+
+UNIT_SRCS := $(wildcard tests/unit/test_*.c)
+UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
+TEST_SUPPORT_SRCS := $(filter-out $(UNIT_SRCS),$(wildcard tests/unit/*.c))
+TEST_SUPPORT_OBJS := $(TEST_SUPPORT_SRCS:%.c=$(BUILD)/%.o)
+TEST_PROGS_SRCS := $(wildcard tests/progs/*.c)
+TEST_PROGS := $(TEST_PROGS_SRCS:tests/progs/%.c=$(BUILD)/tests/progs/%)
+
+POLC      := $(BUILD)/polc
+
+.PHONY: all deps test asan install clean demo check-deps vmtest fuzz bench profiles
+all: $(POLC) polc
+
+polc: $(POLC)
+	@ln -sf $(POLC) polc
+
+-include backends/bpf/bpf.mk
+-include tracer/tracer.mk
+-include tests/vm/vm.mk
+-include tests/fuzz/fuzz.mk
+
+$(POLC): $(BUILD)/cli/main.o $(LIB)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(LIB): $(LIB_OBJS)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/%.o: %.c $(GEN_HDRS) $(EXTRA_HDRS) | $(BUILD)/.dirs
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
+
+$(BUILD)/grammar/%.o: $(BUILD)/grammar/%.c $(GEN_HDRS)
+	$(CC) $(CFLAGS) -Wno-unused-function -Wno-sign-compare -c -o $@ $<
+
+$(BUILD)/gen/%.o: $(BUILD)/gen/%.c $(GEN_HDRS)
+	$(CC) $(CFLAGS) -c -o $@ $<
+
+$(BUILD)/.dirs:
+	@mkdir -p $(BUILD)/grammar $(BUILD)/gen $(BUILD)/tests/progs
+	@touch $@
+
+$(BUILD)/grammar/parser.c $(BUILD)/grammar/parser.h: grammar/parser.y | $(BUILD)/.dirs
+	$(BISON) -Wall -Werror --defines=$(BUILD)/grammar/parser.h -o $(BUILD)/grammar/parser.c $<
+
+$(BUILD)/grammar/lexer.c $(BUILD)/grammar/lexer.h: grammar/lexer.l $(BUILD)/grammar/parser.h | $(BUILD)/.dirs
+	$(FLEX) --header-file=$(BUILD)/grammar/lexer.h -o $(BUILD)/grammar/lexer.c $<
+
+# Symbolic constants come from the system headers, read at build time.
+$(BUILD)/gen/consts.c $(BUILD)/gen/consts_table.h: compiler/gen-consts.sh | $(BUILD)/.dirs
+	sh compiler/gen-consts.sh $(CC) $(BUILD)/gen
+
+# The rule library is embedded so that `use` works wherever polc runs.
+RULE_FILES := $(sort $(wildcard rules/*.pol))
+$(BUILD)/gen/rules_embedded.c: $(RULE_FILES) compiler/gen-rules.sh | $(BUILD)/.dirs
+	sh compiler/gen-rules.sh $@ $(RULE_FILES)
+
+$(BUILD)/tests/%: tests/unit/%.c $(LIB) $(TEST_SUPPORT_OBJS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -Itests/unit -o $@ $< $(TEST_SUPPORT_OBJS) $(LIB) $(LDFLAGS) $(LDLIBS) -lcmocka
+
+$(BUILD)/tests/progs/%: tests/progs/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -o $@ $< $(LDFLAGS)
+
+test-bins: $(POLC) $(UNIT_BINS) $(TEST_PROGS) $(TEST_EXTRA)
+
+test: check-deps
+	@$(MAKE) --no-print-directory test-bins
+	@BUILD=$(BUILD) sh tests/run-tests.sh
+
+asan: check-deps
+	@$(MAKE) --no-print-directory BUILD=build-asan CC=clang \
+	  SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
+	  CFLAGS="-O1 -g" test
+
+deps:
+	@sh tools/deps.sh
+
+check-deps:
+	@sh tools/deps.sh --check-or-install
+
+demo: check-deps
+	@$(MAKE) --no-print-directory $(POLC)
+	@sh tools/demo.sh $(POLC)
+
+install: $(POLC)
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 0755 $(POLC) $(DESTDIR)$(PREFIX)/bin/polc
+	install -m 0644 docs/polc.1 $(DESTDIR)$(PREFIX)/share/man/man1/polc.1
+
+clean:
+	rm -rf build build-* polc
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

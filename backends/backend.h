@@ -1,0 +1,60 @@
+/* backend.h - what every backend gives the CLI, and the one support table.
+ *
+ * Takes: an ir_policy (read only) and output options.
+ * Gives: the artifact bytes in a buffer, and per statement whether this
+ *        target enforces it exactly, partially (why), or not at all (why).
+ * Promises: `polc rules`, the --allow-partial refusals and the artifact
+ *        headers all read classify(); a backend that cannot enforce a
+ *        statement exactly never drops it silently: backend_check() refuses
+ *        it with its location, or (allow_partial) warns and lists it in the
+ *        header. Backends include only compiler/ headers and this one.
+ */
+#ifndef POLC_BACKEND_H
+#define POLC_BACKEND_H
+
+#include <stdbool.h>
+#include "../compiler/ir.h"
+#include "../compiler/util.h"
+
+typedef enum { SUPPORT_EXACT, SUPPORT_PARTIAL, SUPPORT_NONE } support_level;
+
+typedef struct {
+	support_level level;
+	const char *why;       /* static text; NULL when exact */
+} support;
+
+typedef struct {
+	const char *format;    /* NULL: the backend's first format */
+	bool allow_partial;
+	const char *profile_trace;  /* seccomp --profile-from (may be NULL) */
+	const char *polc_version;
+} backend_opts;
+
+typedef struct backend {
+	const char *name;                  /* "seccomp", "apparmor", "bpf" */
+	const char *const *formats;        /* NULL-terminated; first = default */
+	support (*classify)(const ir_policy *p, const ir_stmt *s);
+	/* Append the artifact to out. Returns 0, or -1 with diagnostics. */
+	int (*emit)(const ir_policy *p, const backend_opts *o, buf *out, diag_ctx *d);
+} backend;
+
+extern const backend backend_seccomp, backend_apparmor, backend_bpf;
+
+/* All backends that exist, NULL-terminated, and lookup by name. */
+extern const backend *const backends_all[];
+const backend *backend_find(const char *name);
+
+/* Refuse (error) or, with allow_partial, warn about every statement the
+ * backend does not enforce exactly. Returns the number refused. */
+int backend_check(const backend *b, const ir_policy *p, bool allow_partial,
+		  diag_ctx *d);
+
+/* The artifact header lines, each prefixed by `comment` ("# ", "// "):
+ * polc version, policy name, source hash, target, and the statements not
+ * enforced exactly (file:line:col, why). */
+void backend_header(const backend *b, const ir_policy *p, const backend_opts *o,
+		    const char *comment, buf *out);
+
+const char *support_name(support_level l);
+
+#endif

@@ -1,0 +1,35 @@
+/* commands.h - the subcommands of polc. Each takes argv with argv[0] the
+ * subcommand's name and returns the process exit code:
+ *   0 ok, 1 policy errors (or a difference/mismatch found), 2 usage,
+ *   3 I/O or system errors.
+ * Commands not built yet have weak stubs in cli/stubs.c; a module defines
+ * the strong symbol in its own cli/cmd_*.c file.
+ */
+#ifndef POLC_COMMANDS_H
+#define POLC_COMMANDS_H
+
+enum { EXIT_OK = 0, EXIT_POLICY = 1, EXIT_USAGE = 2, EXIT_SYSTEM = 3 };
+
+int cmd_check(int argc, char **argv);
+int cmd_build(int argc, char **argv);
+int cmd_run(int argc, char **argv);
+int cmd_rules(int argc, char **argv);
+int cmd_record(int argc, char **argv);
+int cmd_gen(int argc, char **argv);
+int cmd_load(int argc, char **argv);
+int cmd_unload(int argc, char **argv);
+int cmd_status(int argc, char **argv);
+int cmd_verify(int argc, char **argv);
+int cmd_bench(int argc, char **argv);
+int cmd_diff(int argc, char **argv);
+int cmd_import(int argc, char **argv);
+
+/* `polc run --target T`: per-backend confinement of the current process,
+ * called in the child just before exec. Returns 0 or an exit code after
+ * printing why. Weak stubs say the target cannot run here. */
+struct ir_policy;
+int run_confine_seccomp(const struct ir_policy *p, int allow_partial);
+int run_confine_apparmor(const struct ir_policy *p, int allow_partial);
+int run_confine_bpf(const struct ir_policy *p, int allow_partial);
+
+#endif

@@ -1,0 +1,46 @@
+/* util.h - allocation that cannot fail silently, a growable byte buffer,
+ * and atomic file output.
+ *
+ * Promises: x* functions abort with a message on out-of-memory (a policy
+ * compiler has no useful recovery from it); buf_* never truncate;
+ * write_file_atomic() leaves either the old file or the complete new one.
+ */
+#ifndef POLC_UTIL_H
+#define POLC_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdarg.h>
+
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t size);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+char *xstrndup(const char *s, size_t n);
+char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Grow an array *v of *cap elements of `size` bytes to hold `need`. */
+void xgrow(void *v, size_t *cap, size_t need, size_t size);
+
+typedef struct {
+	char *data;
+	size_t len, cap;
+} buf;
+
+void buf_init(buf *b);
+void buf_free(buf *b);
+void buf_put(buf *b, const void *p, size_t n);
+void buf_puts(buf *b, const char *s);
+void buf_printf(buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void buf_vprintf(buf *b, const char *fmt, va_list ap);
+/* NUL-terminate without counting it in len; returns data. */
+char *buf_cstr(buf *b);
+
+/* Write all of data to path via a temp file in the same directory + rename.
+ * "-" means stdout. Returns 0, or -1 with errno set. */
+int write_file_atomic(const char *path, const void *data, size_t len);
+
+/* SHA-256 of data as 64 lowercase hex digits + NUL. */
+void sha256_hex(const void *data, size_t len, char out[65]);
+
+#endif

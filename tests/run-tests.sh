@@ -1,0 +1,31 @@
+#!/bin/sh
+# Run every test: the cmocka unit binaries in $BUILD/tests/, then each
+# tests/t_*.sh script (given POLC, BUILD and SRC in the environment).
+# TESTS="pattern" runs only matching tests. Prints one line per test and
+# closes with "N passed, N failed".
+BUILD=${BUILD:-build}
+SRC=$(cd "$(dirname "$0")/.." && pwd)
+POLC=$SRC/$BUILD/polc
+export BUILD SRC POLC
+pass=0; fail=0; failed=""
+log=$SRC/$BUILD/test-logs; mkdir -p "$log"
+run() { # name cmd...
+	name=$1; shift
+	case "$name" in *${TESTS:-}*) ;; *) return ;; esac
+	start=$(date +%s)
+	if "$@" >"$log/$name.log" 2>&1; then
+		pass=$((pass + 1)); echo "PASS $name ($(( $(date +%s) - start ))s)"
+	else
+		fail=$((fail + 1)); failed="$failed $name"
+		echo "FAIL $name"; tail -n 40 "$log/$name.log" | sed 's/^/    /'
+	fi
+}
+for t in "$SRC/$BUILD"/tests/test_*; do
+	[ -x "$t" ] && run "$(basename "$t")" "$t"
+done
+for t in "$SRC"/tests/t_*.sh; do
+	[ -f "$t" ] && run "$(basename "$t" .sh)" sh "$t"
+done
+[ -n "$failed" ] && echo "failed:$failed"
+echo "$pass passed, $fail failed"
+[ "$fail" = 0 ]
