@@ -1,0 +1,220 @@
+/* bpf_layout.h - the map layout shared by the enforcer program
+ * (enforcer.bpf.c) and the userspace writer, evaluator and loader.
+ *
+ * Takes: nothing (constants, structs and small inline functions).
+ * Gives: the one definition of a policy "blob": an array of u32 words split
+ *        into chunks of POLC_CHUNK_WORDS, stored in the polc_blob hash map
+ *        under {policy id, chunk index}. Chunk 0 starts with polc_hdr and
+ *        holds the byte-class tables; the rest are DFA transitions, per-state
+ *        accept words, accept entries and network rules at word offsets named
+ *        in the header. Decisions are single u32 words (POLC_DEC_*).
+ *        polc_net_match() is compiled into both the kernel program and the
+ *        userspace evaluator, so the two cannot disagree.
+ * Promises: every offset in a valid blob is checked against blob_words by
+ *        the writer; the program additionally bounds every index it uses.
+ *        Bump POLC_BLOB_VERSION whenever anything here changes.
+ */
+#ifndef POLC_BPF_LAYOUT_H
+#define POLC_BPF_LAYOUT_H
+
+#if defined(__bpf__)
+/* vmlinux.h supplies __u8.. __u64 */
+#else
+#include <linux/types.h>
+#endif
+
+#define POLC_BLOB_VERSION 1u
+#define POLC_BLOB_MAGIC 0x504c4342u          /* "PLCB" */
+
+#define POLC_CHUNK_WORDS 1024u                /* one map value: 4 KiB */
+#define POLC_CHUNK_SHIFT 10u
+#define POLC_MAX_CHUNKS 65536u                /* polc_blob max_entries */
+#define POLC_MAX_BLOB_WORDS (1u << 26)        /* 256 MiB: writer refuses more */
+
+#define POLC_PATH_MAX 4096u                   /* longest path walked exactly */
+#define POLC_MAX_STATES 1000000u              /* per DFA, compile-time check */
+#define POLC_MAX_ACCEPT 65535u                /* distinct accept entries per DFA */
+#define POLC_MAX_STMTS 65534u                 /* statements per policy */
+#define POLC_MAX_NET 1024u                    /* network rules per policy */
+#define POLC_MAX_POLICIES 64u                 /* loaded at once */
+#define POLC_CGROUP_DEPTH 16u                 /* ancestor levels searched */
+
+/* ---- decision words: [31:30] verdict, [29:16] errno, [15:0] statement ---- */
+#define POLC_V_ALLOW 0u
+#define POLC_V_AUDIT 1u
+#define POLC_V_DENY 2u
+#define POLC_STMT_DEFAULT 0xffffu
+#define POLC_DEC(v, err, stmt) (((__u32)(v) << 30) | (((__u32)(err) & 0x3fffu) << 16) | ((__u32)(stmt) & 0xffffu))
+#define POLC_DEC_VERDICT(d) ((__u32)(d) >> 30)
+#define POLC_DEC_ERR(d) (((__u32)(d) >> 16) & 0x3fffu)
+#define POLC_DEC_STMT(d) ((__u32)(d) & 0xffffu)
+
+/* Is decision a more restrictive than b? Ties: the earlier statement
+ * (smaller index) wins, as in ir_decide. */
+static inline int polc_dec_wins(__u32 a, __u32 b)
+{
+	if (POLC_DEC_VERDICT(a) != POLC_DEC_VERDICT(b))
+		return POLC_DEC_VERDICT(a) > POLC_DEC_VERDICT(b);
+	return POLC_DEC_STMT(a) < POLC_DEC_STMT(b);
+}
+
+/* ---- path channels of the file DFA (one decision per channel) ---- */
+enum {
+	POLC_CH_READ, POLC_CH_WRITE, POLC_CH_APPEND, POLC_CH_EXECP, POLC_CH_MMAP,
+	POLC_CH_LINK, POLC_CH_LOCK,   /* file statements, one per IR_PERM_* bit */
+	POLC_CH_EXEC,                 /* exec statements (bprm_check_security) */
+	POLC_NCHAN
+};
+
+/* ---- domains (same order as ir_domain) ---- */
+enum {
+	POLC_D_SYSCALL, POLC_D_FILE, POLC_D_EXEC, POLC_D_CAP, POLC_D_MOUNT,
+	POLC_D_NET, POLC_D_PTRACE, POLC_D_SIGNAL, POLC_ND
+};
+
+/* A DFA in the blob. Transition of state s on byte c:
+ *   W[trans + s * ncls + cls[c]].
+ * W[accept + s]: low 16 bits index the accept entry of s (entries are
+ * nchan decision words at W[entries + i * nchan]); high 16 bits index the
+ * entry of the most restrictive decision reachable from s, which decides a
+ * path longer than POLC_PATH_MAX (fail closed). Entry 0 is the all-default
+ * entry; a state whose high half is 0 can never reach another decision. */
+struct polc_dfa {
+	__u32 nstates, ncls, nchan, nentries;
+	__u32 trans, accept, entries;  /* word offsets */
+	__u32 start;
+};
+
+/* Mount DFA input: op byte, fstype, '\n', target path. */
+#define POLC_MOUNT_OP_MOUNT 'm'
+#define POLC_MOUNT_OP_UMOUNT 'u'
+#define POLC_MOUNT_OP_PIVOT 'p'
+#define POLC_MOUNT_SEP '\n'
+#define POLC_FSTYPE_MAX 64u
+
+/* ---- network rules: POLC_NET_WORDS words each, in statement order ---- */
+#define POLC_NET_WORDS 8u
+/* w0: op | family << 8 | proto << 16 | flags << 24
+ * w1: prefix (bits)
+ * w2..w5: address, network byte order (first 4 bytes for IPv4)
+ * w6: port_lo | port_hi << 16 (host order)
+ * w7: decision word */
+#define POLC_NETF_ADDR 1u
+#define POLC_NETF_PORT 2u
+
+/* Operation and protocol numbers: the same values as ir_net_op/ir_net_proto. */
+enum { POLC_NET_ANYOP, POLC_NET_CONNECT, POLC_NET_BIND, POLC_NET_LISTEN,
+       POLC_NET_ACCEPT, POLC_NET_SEND, POLC_NET_CREATE };
+enum { POLC_PROTO_ANY, POLC_PROTO_TCP, POLC_PROTO_UDP, POLC_PROTO_RAW,
+       POLC_PROTO_ICMP };
+
+struct polc_net_ev {
+	__u32 op, family, type, protocol;
+	__u32 has_addr;
+	__u8 addr[16];
+	__u32 port;
+};
+
+#define POLC_AF_INET 2
+#define POLC_AF_INET6 10
+#define POLC_SOCK_STREAM 1
+#define POLC_SOCK_DGRAM 2
+#define POLC_SOCK_RAW 3
+#define POLC_IPPROTO_ICMP 1
+#define POLC_IPPROTO_TCP 6
+#define POLC_IPPROTO_UDP 17
+#define POLC_IPPROTO_ICMPV6 58
+
+/* Does an event's socket have protocol p? A stream socket with protocol 0
+ * is TCP (inet families), a datagram socket with protocol 0 UDP. */
+static inline int polc_proto_is(__u32 p, const struct polc_net_ev *e)
+{
+	__u32 type = e->type & 0xf;   /* drop SOCK_NONBLOCK / SOCK_CLOEXEC */
+	int inet = e->family == POLC_AF_INET || e->family == POLC_AF_INET6;
+	switch (p) {
+	case POLC_PROTO_ANY:
+		return 1;
+	case POLC_PROTO_TCP:
+		return inet && type == POLC_SOCK_STREAM &&
+		       (e->protocol == 0 || e->protocol == POLC_IPPROTO_TCP);
+	case POLC_PROTO_UDP:
+		return inet && type == POLC_SOCK_DGRAM &&
+		       (e->protocol == 0 || e->protocol == POLC_IPPROTO_UDP);
+	case POLC_PROTO_RAW:
+		return type == POLC_SOCK_RAW;
+	case POLC_PROTO_ICMP:
+		return inet && (e->protocol == POLC_IPPROTO_ICMP ||
+				e->protocol == POLC_IPPROTO_ICMPV6);
+	}
+	return 0;
+}
+
+static inline int polc_prefix_match(const __u32 *r, const struct polc_net_ev *e)
+{
+	__u32 bits = r[1], i;
+	const __u8 *a = (const __u8 *)&r[2];
+	for (i = 0; i < 16; i++) {
+		__u32 n = bits >= 8 ? 8 : bits;
+		__u8 mask = n ? (__u8)(0xff << (8 - n)) : 0;
+		if ((a[i] ^ e->addr[i]) & mask)
+			return 0;
+		bits -= n;
+	}
+	return 1;
+}
+
+/* Does the network rule r (POLC_NET_WORDS words) match the event? */
+static inline int polc_net_match(const __u32 *r, const struct polc_net_ev *e)
+{
+	__u32 op = r[0] & 0xff, fam = (r[0] >> 8) & 0xff;
+	__u32 proto = (r[0] >> 16) & 0xff, fl = r[0] >> 24;
+	if (op != POLC_NET_ANYOP && op != e->op)
+		return 0;
+	if (fam && fam != e->family)
+		return 0;
+	if (!polc_proto_is(proto, e))
+		return 0;
+	if (fl & POLC_NETF_ADDR) {
+		if (!e->has_addr || !polc_prefix_match(r, e))
+			return 0;
+	}
+	if (fl & POLC_NETF_PORT) {
+		if (!e->has_addr || e->port < (r[6] & 0xffff) || e->port > (r[6] >> 16))
+			return 0;
+	}
+	return 1;
+}
+
+/* ---- the header: chunk 0, word 0 ---- */
+struct polc_hdr {
+	__u32 magic, version, blob_words, mode;   /* mode: 0 enforce, 1 audit */
+	__u32 nstmts;
+	__u32 defaults[POLC_ND];                  /* decision words */
+	__u32 caps[64];                           /* decision per capability */
+	__u32 ptrace[2];                          /* read, trace */
+	__u32 signal;                             /* any peer */
+	__u32 net, nnet;                          /* rules at W[net], nnet of them */
+	struct polc_dfa file, mount;
+	__u32 reserved[8];
+};
+
+/* Chunk 0: the header then the two byte-class tables at fixed offsets so
+ * the program reads them from the one chunk it already holds. */
+#define POLC_CLS_FILE_OFF 512u                /* words: 256 bytes = 64 words */
+#define POLC_CLS_MOUNT_OFF 576u
+#define POLC_HDR_WORDS 640u                    /* first free word */
+
+/* ---- maps (names used by the loader) ---- */
+struct polc_blob_key { __u32 policy, chunk; };
+struct polc_chunk { __u32 w[POLC_CHUNK_WORDS]; };
+struct polc_cnt_key { __u32 policy, stmt; };
+
+/* Ring-buffer record of one denial or audited event. */
+struct polc_event {
+	__u64 cgroup;
+	__u32 policy, decision, domain, pid;
+	char comm[16];
+	char detail[128];                          /* path or address, truncated */
+};
+
+#endif

@@ -1,0 +1,610 @@
+/* dfa.c - see dfa.h. Globs are brace-expanded, tokenized into "one byte of
+ * a set" / "zero or more bytes of a set" tokens, then the position sets of
+ * all patterns are determinized (subset construction over byte classes),
+ * minimized (Moore refinement) and annotated with the fail-closed "worst"
+ * entry per state. */
+#include "dfa.h"
+#include "bpf_layout.h"
+#include "../../compiler/util.h"
+#include "../../compiler/glob.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ---------------------------------------------------------------- tokens */
+
+static void set_add(uint8_t *set, unsigned c) { set[c >> 3] |= (uint8_t)(1u << (c & 7)); }
+static void set_del(uint8_t *set, unsigned c) { set[c >> 3] &= (uint8_t)~(1u << (c & 7)); }
+static bool set_has(const uint8_t *set, unsigned c) { return set[c >> 3] >> (c & 7) & 1; }
+
+void dfa_tok_lit(dfa_tok *t, uint8_t c)
+{
+	memset(t, 0, sizeof *t);
+	set_add(t->set, c);
+}
+
+void dfa_tok_all(dfa_tok *t, bool many)
+{
+	memset(t->set, 0xff, sizeof t->set);
+	t->many = many;
+}
+
+static void tok_noslash(dfa_tok *t, bool many)
+{
+	dfa_tok_all(t, many);
+	set_del(t->set, '/');
+}
+
+void dfa_patset_init(dfa_patset *ps)
+{
+	memset(ps, 0, sizeof *ps);
+}
+
+void dfa_patset_free(dfa_patset *ps)
+{
+	for (size_t i = 0; i < ps->n; i++)
+		free(ps->v[i].tok);
+	free(ps->v);
+	dfa_patset_init(ps);
+}
+
+void dfa_add_tokens(dfa_patset *ps, const dfa_tok *tok, size_t ntok,
+		    uint32_t chanmask, uint32_t dec)
+{
+	xgrow(&ps->v, &ps->cap, ps->n + 1, sizeof *ps->v);
+	dfa_pat *p = &ps->v[ps->n++];
+	p->tok = xcalloc(ntok ? ntok : 1, sizeof *tok);
+	memcpy(p->tok, tok, ntok * sizeof *tok);
+	p->ntok = ntok;
+	p->chanmask = chanmask;
+	p->dec = dec;
+}
+
+typedef struct { dfa_tok *v; size_t n, cap; } tokvec;
+
+static void tv_push(tokvec *tv, const dfa_tok *t)
+{
+	xgrow(&tv->v, &tv->cap, tv->n + 1, sizeof *tv->v);
+	tv->v[tv->n++] = *t;
+}
+
+/* Tokenize one brace-free alternative exactly as compiler/glob.c does:
+ * '*' and '**' become "zero or more" tokens; whether a run that starts right
+ * after a path '/' must take at least one byte is decided while walking
+ * (dfa_build tracks the previous byte), as glob_match() does. */
+static void tokenize(const char *g, tokvec *tv)
+{
+	for (size_t i = 0; g[i]; i++) {
+		dfa_tok t;
+		memset(&t, 0, sizeof t);
+		if (g[i] == '\\') {
+			dfa_tok_lit(&t, (uint8_t)g[++i]);
+		} else if (g[i] == '*') {
+			if (g[i + 1] == '*') {
+				dfa_tok_all(&t, true);
+				i++;
+			} else {
+				tok_noslash(&t, true);
+			}
+		} else if (g[i] == '?') {
+			tok_noslash(&t, false);
+		} else if (g[i] == '[') {
+			bool neg = false;
+			i++;
+			if (g[i] == '^') {
+				neg = true;
+				i++;
+			}
+			while (g[i] != ']') {
+				unsigned char lo = (unsigned char)g[i];
+				if (lo == '\\')
+					lo = (unsigned char)g[++i];
+				unsigned char hi = lo;
+				if (g[i + 1] == '-' && g[i + 2] && g[i + 2] != ']') {
+					hi = (unsigned char)g[i + 2];
+					if (hi == '\\')
+						hi = (unsigned char)g[++i + 2];
+					i += 2;
+				}
+				for (unsigned c = lo; c <= hi; c++)
+					set_add(t.set, c);
+				i++;
+			}
+			if (neg)
+				for (unsigned k = 0; k < 32; k++)
+					t.set[k] = (uint8_t)~t.set[k];
+			set_del(t.set, '/');   /* a class never matches '/' */
+		} else {
+			dfa_tok_lit(&t, (uint8_t)g[i]);
+		}
+		tv_push(tv, &t);
+	}
+}
+
+typedef struct {
+	dfa_patset *ps;
+	const dfa_tok *prefix;
+	size_t nprefix;
+	uint32_t chanmask, dec;
+} add_ctx;
+
+static void add_alt(const char *alt, void *vctx)
+{
+	add_ctx *c = vctx;
+	tokvec tv = { 0 };
+	for (size_t k = 0; k < c->nprefix; k++)
+		tv_push(&tv, &c->prefix[k]);
+	tokenize(alt, &tv);
+	dfa_add_tokens(c->ps, tv.v, tv.n, c->chanmask, c->dec);
+	free(tv.v);
+}
+
+const char *dfa_add_glob(dfa_patset *ps, const dfa_tok *prefix, size_t nprefix,
+			 const char *glob, uint32_t chanmask, uint32_t dec)
+{
+	size_t pos;
+	const char *err = glob_validate(glob, &pos);
+	if (err)
+		return err;
+	add_ctx c = { ps, prefix, nprefix, chanmask, dec };
+	if (glob_expand(glob, add_alt, &c) < 0)
+		return "glob expands to too many alternatives";
+	return NULL;
+}
+
+/* -------------------------------------------------- interning of vectors */
+
+/* Distinct u32 vectors get dense ids in order of first appearance. */
+typedef struct {
+	uint32_t *pool;
+	size_t plen, pcap;
+	uint32_t *off, *len;
+	size_t n, cap;
+	uint32_t *tab;          /* open addressing: id + 1, 0 empty */
+	size_t tcap;
+} interner;
+
+static uint64_t hash_words(const uint32_t *w, size_t n)
+{
+	uint64_t h = 1469598103934665603ull ^ n;
+	for (size_t i = 0; i < n; i++) {
+		h ^= w[i];
+		h *= 1099511628211ull;
+		h ^= h >> 29;
+	}
+	return h;
+}
+
+static void in_free(interner *in)
+{
+	free(in->pool);
+	free(in->off);
+	free(in->len);
+	free(in->tab);
+	memset(in, 0, sizeof *in);
+}
+
+static const uint32_t *in_get(const interner *in, uint32_t id, size_t *n)
+{
+	if (n)
+		*n = in->len[id];
+	return in->pool + in->off[id];
+}
+
+static void in_rehash(interner *in)
+{
+	size_t tcap = in->tcap ? in->tcap * 2 : 1024;
+	uint32_t *tab = xcalloc(tcap, sizeof *tab);
+	for (size_t id = 0; id < in->n; id++) {
+		size_t h = hash_words(in->pool + in->off[id], in->len[id]) & (tcap - 1);
+		while (tab[h])
+			h = (h + 1) & (tcap - 1);
+		tab[h] = (uint32_t)id + 1;
+	}
+	free(in->tab);
+	in->tab = tab;
+	in->tcap = tcap;
+}
+
+/* Returns the id of w; *added tells whether it is new. */
+static uint32_t in_put(interner *in, const uint32_t *w, size_t n, bool *added)
+{
+	if ((in->n + 1) * 2 > in->tcap)
+		in_rehash(in);
+	size_t h = hash_words(w, n) & (in->tcap - 1);
+	for (; in->tab[h]; h = (h + 1) & (in->tcap - 1)) {
+		uint32_t id = in->tab[h] - 1;
+		if (in->len[id] == n && !memcmp(in->pool + in->off[id], w, n * 4)) {
+			if (added)
+				*added = false;
+			return id;
+		}
+	}
+	xgrow(&in->pool, &in->pcap, in->plen + n, sizeof *in->pool);
+	memcpy(in->pool + in->plen, w, n * 4);
+	xgrow(&in->off, &in->cap, in->n + 1, sizeof *in->off);
+	in->len = xrealloc(in->len, in->cap * sizeof *in->len);
+	in->off[in->n] = (uint32_t)in->plen;
+	in->len[in->n] = (uint32_t)n;
+	in->plen += n;
+	in->tab[h] = (uint32_t)in->n + 1;
+	if (added)
+		*added = true;
+	return (uint32_t)in->n++;
+}
+
+/* ------------------------------------------------------------ positions */
+
+/* Pattern k's token t is position base[k] + 2t; base[k] + 2 ntok is its
+ * end (accept). (Odd positions are unused: room for sub-states.) */
+typedef struct {
+	const dfa_patset *ps;
+	uint32_t *base;         /* per pattern */
+	uint32_t *pat;          /* per position: pattern */
+	uint32_t npos;
+	uint32_t *stamp, gen;   /* dedup while building one set */
+	uint32_t *set;
+	size_t nset, capset;
+} nfa;
+
+static void nfa_add(nfa *a, uint32_t pos)
+{
+	if (a->stamp[pos] == a->gen)
+		return;
+	a->stamp[pos] = a->gen;
+	xgrow(&a->set, &a->capset, a->nset + 1, sizeof *a->set);
+	a->set[a->nset++] = pos;
+}
+
+/* Enter token t of pattern k with the previous path byte being '/' or not:
+ * a "many" token may be skipped (match empty) only when it does not start
+ * right after a '/' (glob.h). */
+static void nfa_enter(nfa *a, uint32_t k, size_t t, bool slash)
+{
+	const dfa_pat *p = &a->ps->v[k];
+	for (;; t++) {
+		if (t == p->ntok) {
+			nfa_add(a, a->base[k] + 2 * (uint32_t)t);
+			return;
+		}
+		nfa_add(a, a->base[k] + 2 * (uint32_t)t);
+		if (!p->tok[t].many || slash)
+			return;
+	}
+}
+
+static void nfa_step(nfa *a, uint32_t pos, unsigned b)
+{
+	uint32_t k = a->pat[pos], rel = pos - a->base[k];
+	const dfa_pat *p = &a->ps->v[k];
+	size_t t = rel / 2;
+	if (t == p->ntok || !set_has(p->tok[t].set, b))
+		return;
+	bool slash = b == '/';
+	/* A "many" token that consumed a byte stays (it met its minimum) and
+	 * may also end here; either way the next token starts after b. */
+	if (p->tok[t].many)
+		nfa_add(a, pos);
+	nfa_enter(a, k, t + 1, slash);
+}
+
+static int cmp_u32(const void *x, const void *y)
+{
+	uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
+	return a < b ? -1 : a > b;
+}
+
+/* -------------------------------------------------------- byte classes */
+
+static void byte_classes(const dfa_patset *ps, uint8_t cls[256], uint32_t *ncls)
+{
+	memset(cls, 0, 256);
+	uint32_t n = 1;
+	uint8_t slash[32] = { 0 };
+	set_add(slash, '/');
+	size_t total = 1;
+	for (size_t i = 0; i < ps->n; i++)
+		total += ps->v[i].ntok;
+	for (size_t i = 0; i <= ps->n && n < 256; i++) {
+		size_t nt = i < ps->n ? ps->v[i].ntok : 1;
+		for (size_t t = 0; t < nt && n < 256; t++) {
+			const uint8_t *set = i < ps->n ? ps->v[i].tok[t].set : slash;
+			int remap[512];
+			memset(remap, -1, sizeof remap);
+			uint32_t m = 0;
+			uint8_t next[256];
+			for (unsigned b = 0; b < 256; b++) {
+				int key = cls[b] * 2 + set_has(set, b);
+				if (remap[key] < 0)
+					remap[key] = (int)m++;
+				next[b] = (uint8_t)remap[key];
+			}
+			memcpy(cls, next, 256);
+			n = m;
+		}
+	}
+	(void)total;
+	*ncls = n;
+}
+
+/* ------------------------------------------------------------- building */
+
+typedef struct {
+	uint32_t nstates, ncls;
+	uint32_t *trans;
+	uint32_t *entry;        /* per state: entry id */
+} raw_dfa;
+
+/* The entry of one position set: per channel the winning decision. */
+static uint32_t set_entry(const nfa *a, const uint32_t *set, size_t n,
+			  uint32_t nchan, const uint32_t *defaults, interner *ent)
+{
+	uint32_t w[32];
+	bool hit[32] = { false };
+	memcpy(w, defaults, nchan * 4);
+	for (size_t i = 0; i < n; i++) {
+		uint32_t k = a->pat[set[i]];
+		const dfa_pat *p = &a->ps->v[k];
+		if (set[i] != a->base[k] + 2 * p->ntok)
+			continue;
+		for (uint32_t c = 0; c < nchan; c++) {
+			if (!(p->chanmask >> c & 1))
+				continue;
+			if (!hit[c] || polc_dec_wins(p->dec, w[c]))
+				w[c] = p->dec;
+			hit[c] = true;
+		}
+	}
+	return in_put(ent, w, nchan, NULL);
+}
+
+static const char *determinize(nfa *a, const uint8_t cls[256], uint32_t ncls,
+			       uint32_t nchan, const uint32_t *defaults,
+			       uint32_t max_states, interner *ent, raw_dfa *r)
+{
+	unsigned rep[256];
+	for (int b = 255; b >= 0; b--)
+		rep[cls[b]] = (unsigned)b;
+	interner sets = { 0 };
+	size_t tcap = 0;
+	r->trans = NULL;
+	r->entry = NULL;
+	a->gen++;
+	a->nset = 0;
+	for (uint32_t k = 0; k < a->ps->n; k++)
+		nfa_enter(a, k, 0, false);
+	qsort(a->set, a->nset, 4, cmp_u32);
+	in_put(&sets, a->set, a->nset, NULL);
+	const char *err = NULL;
+	for (uint32_t s = 0; s < sets.n; s++) {
+		if (sets.n > max_states) {
+			err = "path DFA too large (more states than the limit)";
+			break;
+		}
+		xgrow(&r->trans, &tcap, (size_t)(s + 1) * ncls, sizeof *r->trans);
+		for (uint32_t c = 0; c < ncls; c++) {
+			size_t n;
+			const uint32_t *cur = in_get(&sets, s, &n);
+			a->gen++;
+			a->nset = 0;
+			for (size_t i = 0; i < n; i++)
+				nfa_step(a, cur[i], rep[c]);
+			qsort(a->set, a->nset, 4, cmp_u32);
+			r->trans[(size_t)s * ncls + c] = in_put(&sets, a->set, a->nset, NULL);
+		}
+	}
+	r->nstates = (uint32_t)sets.n;
+	r->ncls = ncls;
+	if (!err) {
+		r->entry = xmalloc(sets.n * sizeof *r->entry);
+		for (uint32_t s = 0; s < sets.n; s++) {
+			size_t n;
+			const uint32_t *cur = in_get(&sets, s, &n);
+			r->entry[s] = set_entry(a, cur, n, nchan, defaults, ent);
+		}
+	}
+	in_free(&sets);
+	return err;
+}
+
+/* Moore refinement; returns the class of every state (start's class is
+ * renumbered by dfa_build). */
+static uint32_t *minimize(const raw_dfa *r, uint32_t *nparts)
+{
+	uint32_t n = r->nstates, m = r->ncls;
+	uint32_t *part = xmalloc(n * sizeof *part);
+	uint32_t *sig = xmalloc((m + 1) * sizeof *sig);
+	interner first = { 0 };
+	for (uint32_t s = 0; s < n; s++)
+		part[s] = in_put(&first, &r->entry[s], 1, NULL);
+	size_t count = first.n;
+	in_free(&first);
+	for (;;) {
+		interner in = { 0 };
+		uint32_t *next = xmalloc(n * sizeof *next);
+		for (uint32_t s = 0; s < n; s++) {
+			sig[0] = part[s];
+			for (uint32_t c = 0; c < m; c++)
+				sig[c + 1] = part[r->trans[(size_t)s * m + c]];
+			next[s] = in_put(&in, sig, m + 1, NULL);
+		}
+		size_t nc = in.n;
+		in_free(&in);
+		free(part);
+		part = next;
+		if (nc == count)
+			break;
+		count = nc;
+	}
+	free(sig);
+	*nparts = (uint32_t)count;
+	return part;
+}
+
+static void combine(uint32_t *into, const uint32_t *from, uint32_t nchan, bool *changed)
+{
+	for (uint32_t c = 0; c < nchan; c++)
+		if (polc_dec_wins(from[c], into[c])) {
+			into[c] = from[c];
+			*changed = true;
+		}
+}
+
+/* worst[s] = most restrictive over everything reachable from s (and the
+ * defaults); dead[s] = only entry 0 reachable. Backward propagation. */
+static void annotate(dfa *d, interner *ent, const uint32_t *defaults)
+{
+	uint32_t n = d->nstates, m = d->ncls, nc = d->nchan;
+	uint32_t *pcount = xcalloc(n + 1, sizeof *pcount);
+	for (size_t i = 0; i < (size_t)n * m; i++)
+		pcount[d->trans[i] + 1]++;
+	for (uint32_t s = 0; s < n; s++)
+		pcount[s + 1] += pcount[s];
+	uint32_t *pred = xmalloc(((size_t)n * m + 1) * sizeof *pred);
+	uint32_t *fill = xmalloc((n + 1) * sizeof *fill);
+	memcpy(fill, pcount, (n + 1) * sizeof *fill);
+	for (uint32_t s = 0; s < n; s++)
+		for (uint32_t c = 0; c < m; c++)
+			pred[fill[d->trans[(size_t)s * m + c]]++] = s;
+	free(fill);
+
+	uint32_t *worst = xmalloc((size_t)n * nc * sizeof *worst);
+	bool *live = xcalloc(n, sizeof *live), *queued = xcalloc(n, sizeof *queued);
+	uint32_t *q = xmalloc(((size_t)n + 1) * sizeof *q);
+	size_t qh = 0, qt = 0;
+	for (uint32_t s = 0; s < n; s++) {
+		bool ch = false;
+		memcpy(&worst[(size_t)s * nc], in_get(ent, d->accept[s], NULL), nc * 4);
+		combine(&worst[(size_t)s * nc], defaults, nc, &ch);
+		live[s] = d->accept[s] != 0;
+		q[qt++] = s;
+		queued[s] = true;
+	}
+	while (qh != qt) {
+		uint32_t s = q[qh];
+		qh = (qh + 1) % (n + 1);
+		queued[s] = false;
+		for (uint32_t i = pcount[s]; i < pcount[s + 1]; i++) {
+			uint32_t p = pred[i];
+			bool ch = false;
+			combine(&worst[(size_t)p * nc], &worst[(size_t)s * nc], nc, &ch);
+			if (live[s] && !live[p])
+				live[p] = ch = true;
+			if (ch && !queued[p]) {
+				queued[p] = true;
+				q[qt] = p;
+				qt = (qt + 1) % (n + 1);
+			}
+		}
+	}
+	for (uint32_t s = 0; s < n; s++) {
+		uint32_t w = in_put(ent, &worst[(size_t)s * nc], nc, NULL);
+		d->accept[s] |= (w & 0x7fffu) << 16 | (uint32_t)!live[s] << 31;
+	}
+	free(worst);
+	free(live);
+	free(queued);
+	free(q);
+	free(pred);
+	free(pcount);
+}
+
+const char *dfa_build(const dfa_patset *ps, uint32_t nchan, const uint32_t *defaults,
+		      uint32_t max_states, dfa *d)
+{
+	memset(d, 0, sizeof *d);
+	if (nchan == 0 || nchan > 32)
+		return "bad channel count";
+	nfa a = { .ps = ps };
+	a.base = xmalloc((ps->n + 1) * sizeof *a.base);
+	for (size_t k = 0; k < ps->n; k++) {
+		a.base[k] = a.npos;
+		a.npos += 2 * (uint32_t)ps->v[k].ntok + 1;
+	}
+	a.pat = xmalloc((a.npos + 1) * sizeof *a.pat);
+	for (size_t k = 0; k < ps->n; k++)
+		for (uint32_t i = 0; i < 2 * ps->v[k].ntok + 1; i++)
+			a.pat[a.base[k] + i] = (uint32_t)k;
+	a.stamp = xcalloc(a.npos + 1, sizeof *a.stamp);
+
+	byte_classes(ps, d->cls, &d->ncls);
+	interner ent = { 0 };
+	in_put(&ent, defaults, nchan, NULL);       /* entry 0: all defaults */
+	raw_dfa r;
+	const char *err = determinize(&a, d->cls, d->ncls, nchan, defaults,
+				      max_states, &ent, &r);
+	free(a.base);
+	free(a.pat);
+	free(a.stamp);
+	free(a.set);
+	if (err) {
+		free(r.trans);
+		free(r.entry);
+		in_free(&ent);
+		return err;
+	}
+	uint32_t np;
+	uint32_t *part = minimize(&r, &np);
+	/* Number the classes in BFS order from the start: a canonical DFA. */
+	uint32_t *id = xmalloc(np * sizeof *id), *repr = xmalloc(np * sizeof *repr);
+	memset(id, 0xff, np * sizeof *id);
+	uint32_t *order = xmalloc(np * sizeof *order), n = 0;
+	id[part[0]] = n;
+	order[n++] = 0;
+	d->trans = xmalloc((size_t)np * d->ncls * sizeof *d->trans);
+	d->accept = xmalloc(np * sizeof *d->accept);
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t s = order[i];
+		d->accept[i] = r.entry[s];
+		for (uint32_t c = 0; c < d->ncls; c++) {
+			uint32_t t = r.trans[(size_t)s * d->ncls + c], pt = part[t];
+			if (id[pt] == UINT32_MAX) {
+				id[pt] = n;
+				order[n++] = t;
+			}
+			d->trans[(size_t)i * d->ncls + c] = id[pt];
+		}
+	}
+	d->nstates = n;
+	d->nchan = nchan;
+	d->start = 0;
+	free(id);
+	free(repr);
+	free(order);
+	free(part);
+	free(r.trans);
+	free(r.entry);
+	annotate(d, &ent, defaults);
+	if (ent.n > DFA_MAX_ENTRIES) {
+		in_free(&ent);
+		dfa_free(d);
+		return "path DFA has too many distinct decisions";
+	}
+	d->nentries = (uint32_t)ent.n;
+	d->entries = xmalloc(ent.n * nchan * sizeof *d->entries);
+	for (uint32_t e = 0; e < ent.n; e++)
+		memcpy(&d->entries[(size_t)e * nchan], in_get(&ent, e, NULL), nchan * 4);
+	in_free(&ent);
+	return NULL;
+}
+
+void dfa_free(dfa *d)
+{
+	free(d->trans);
+	free(d->accept);
+	free(d->entries);
+	memset(d, 0, sizeof *d);
+}
+
+uint32_t dfa_walk(const dfa *d, const char *s, size_t len)
+{
+	uint32_t st = d->start;
+	if (len >= POLC_PATH_MAX)
+		return DFA_ACC_WORST(d->accept[st]);
+	for (size_t i = 0; i < len; i++) {
+		st = d->trans[(size_t)st * d->ncls + d->cls[(unsigned char)s[i]]];
+		if (DFA_ACC_DEAD(d->accept[st]))
+			return 0;
+	}
+	return DFA_ACC_ENTRY(d->accept[st]);
+}

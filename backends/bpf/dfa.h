@@ -1,0 +1,80 @@
+/* dfa.h - a set of path globs compiled into one minimized DFA whose accept
+ * states carry, per channel, the deciding statement's decision word.
+ *
+ * Takes: patterns: token sequences (built from globs by dfa_add_glob, or by
+ *        hand for the mount DFA), each with a channel mask and a decision
+ *        word (bpf_layout.h); per channel a default decision.
+ * Gives: byte equivalence classes, a transition table, per state the index
+ *        of its accept entry, of the most restrictive entry reachable from it
+ *        (for paths too long to walk: fail closed) and whether nothing but
+ *        the default is reachable (the walk may stop early).
+ * Promises: for every byte string s, walking s from start and reading the
+ *        entry gives, per channel, the most restrictive decision among the
+ *        patterns that match s (ties: smallest statement index), or the
+ *        default. Glob meaning is compiler/glob.h's. Limits (brace
+ *        expansions, states, entries) are errors with a message, never a
+ *        silent truncation.
+ */
+#ifndef POLC_BPF_DFA_H
+#define POLC_BPF_DFA_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdbool.h>
+
+typedef struct {
+	uint8_t many;          /* 0: exactly one byte of set; 1: zero or more */
+	uint8_t set[32];       /* bitmap of bytes */
+} dfa_tok;
+
+typedef struct {
+	dfa_tok *tok;
+	size_t ntok;
+	uint32_t chanmask;     /* channels this pattern decides */
+	uint32_t dec;          /* decision word for those channels */
+} dfa_pat;
+
+typedef struct {
+	dfa_pat *v;
+	size_t n, cap;
+} dfa_patset;
+
+typedef struct {
+	uint32_t nstates, ncls, nchan, nentries, start;
+	uint8_t cls[256];
+	uint32_t *trans;       /* nstates * ncls */
+	uint32_t *accept;      /* nstates: entry | worst << 16 | dead << 31 */
+	uint32_t *entries;     /* nentries * nchan */
+} dfa;
+
+#define DFA_ACC_ENTRY(a) ((a) & 0xffffu)
+#define DFA_ACC_WORST(a) (((a) >> 16) & 0x7fffu)
+#define DFA_ACC_DEAD(a) ((a) >> 31)
+#define DFA_MAX_ENTRIES 32767u
+
+void dfa_patset_init(dfa_patset *ps);
+void dfa_patset_free(dfa_patset *ps);
+
+/* Token helpers for hand-built patterns. */
+void dfa_tok_lit(dfa_tok *t, uint8_t c);
+void dfa_tok_all(dfa_tok *t, bool many);       /* any byte */
+
+/* Append the expansions of `glob` after the tokens in prefix (may be NULL).
+ * Returns NULL or a static error message. */
+const char *dfa_add_glob(dfa_patset *ps, const dfa_tok *prefix, size_t nprefix,
+			 const char *glob, uint32_t chanmask, uint32_t dec);
+/* Append one pattern made of the given tokens (copied). */
+void dfa_add_tokens(dfa_patset *ps, const dfa_tok *tok, size_t ntok,
+		    uint32_t chanmask, uint32_t dec);
+
+/* Build. defaults: nchan decision words. Returns NULL or an error message
+ * (static text). */
+const char *dfa_build(const dfa_patset *ps, uint32_t nchan, const uint32_t *defaults,
+		      uint32_t max_states, dfa *out);
+void dfa_free(dfa *d);
+
+/* Walk s (len bytes) and return its accept entry index (userspace mirror of
+ * the program's walk; len >= POLC_PATH_MAX decides by the start's worst). */
+uint32_t dfa_walk(const dfa *d, const char *s, size_t len);
+
+#endif
