@@ -1,0 +1,121 @@
+/* cmd_record.c - `polc record`: run a command (or watch a cgroup) under a
+ * tracer and write a trace (docs/trace-format.md).
+ *
+ *   polc record [--tracer ebpf|ptrace] [--duration SECONDS] [--allow-loss]
+ *               [--status|--no-status] -o FILE -- CMD [ARG...]
+ *   polc record --tracer ebpf --cgroup PATH --duration SECONDS -o FILE
+ *
+ * The default tracer is ebpf where the kernel allows it, else ptrace. Exit:
+ * 0 trace written; 2 usage; 3 the tracer could not run, or events were lost
+ * without --allow-loss (the trace is still written, for inspection).
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/commands.h"
+#include "compiler/util.h"
+#include "tracer/tracer.h"
+
+static int usage(void)
+{
+	fputs("usage: polc record [--tracer ebpf|ptrace] [--duration SECONDS] "
+	      "[--allow-loss] [--no-status] -o FILE -- CMD [ARG...]\n"
+	      "       polc record --tracer ebpf --cgroup PATH [--duration SECONDS] -o FILE\n",
+	      stderr);
+	return EXIT_USAGE;
+}
+
+static int write_trace(const trace *t, const char *path)
+{
+	buf b;
+	buf_init(&b);
+	trace_write(t, &b);
+	int rc = write_file_atomic(path, b.data, b.len);
+	buf_free(&b);
+	if (rc < 0) {
+		perror(path);
+		return EXIT_SYSTEM;
+	}
+	return EXIT_OK;
+}
+
+int cmd_record(int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "tracer", required_argument, 0, 't' },
+		{ "duration", required_argument, 0, 'd' },
+		{ "output", required_argument, 0, 'o' },
+		{ "cgroup", required_argument, 0, 'c' },
+		{ "allow-loss", no_argument, 0, 'L' },
+		{ "status", no_argument, 0, 'S' },
+		{ "no-status", no_argument, 0, 'N' },
+		{ "help", no_argument, 0, 'h' },
+		{ 0, 0, 0, 0 }
+	};
+	record_opts o = { 0 };
+	const char *tracer = NULL, *out = NULL;
+	o.status = isatty(2);
+	optind = 1;
+	int c;
+	while ((c = getopt_long(argc, argv, "+t:d:o:c:h", lo, NULL)) != -1) {
+		switch (c) {
+		case 't': tracer = optarg; break;
+		case 'd': {
+			char *end;
+			o.duration = strtod(optarg, &end);
+			if (*end || o.duration <= 0) {
+				fprintf(stderr, "polc record: bad duration \"%s\"\n", optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		}
+		case 'o': out = optarg; break;
+		case 'c': o.cgroup = optarg; break;
+		case 'L': o.allow_loss = true; break;
+		case 'S': o.status = true; break;
+		case 'N': o.status = false; break;
+		default: return usage();
+		}
+	}
+	if (optind < argc)
+		o.argv = argv + optind;
+	if (!out || (!o.argv && !o.cgroup) || (o.argv && o.cgroup))
+		return usage();
+	if (tracer && strcmp(tracer, "ptrace") && strcmp(tracer, "ebpf")) {
+		fprintf(stderr, "polc record: unknown tracer \"%s\" (ebpf, ptrace)\n", tracer);
+		return EXIT_USAGE;
+	}
+	const char *why = NULL;
+	if (!tracer)
+		tracer = (ebpf_available(&why) || o.cgroup) ? "ebpf" : "ptrace";
+	else if (!strcmp(tracer, "ebpf") && !ebpf_available(&why)) {
+		fprintf(stderr, "polc record: the ebpf tracer cannot run here: %s\n", why);
+		return EXIT_SYSTEM;
+	}
+	if (o.cgroup && strcmp(tracer, "ebpf")) {
+		fputs("polc record: --cgroup needs the ebpf tracer\n", stderr);
+		return EXIT_USAGE;
+	}
+	trace t;
+	trace_init(&t);
+	char *err = NULL;
+	int rc = !strcmp(tracer, "ebpf") ? record_ebpf(&o, &t, &err) : record_ptrace(&o, &t, &err);
+	if (rc < 0) {
+		fprintf(stderr, "polc record: %s\n", err);
+		free(err);
+		trace_free(&t);
+		return EXIT_SYSTEM;
+	}
+	rc = write_trace(&t, out);
+	uint64_t lost = trace_total(&t, TR_META, "lost");
+	if (rc == EXIT_OK && lost && !o.allow_loss) {
+		fprintf(stderr, "polc record: %llu events lost; %s is incomplete "
+			"(--allow-loss accepts that)\n", (unsigned long long)lost, out);
+		rc = EXIT_SYSTEM;
+	}
+	trace_free(&t);
+	return rc;
+}

@@ -1,0 +1,912 @@
+/* ptrace.c - the ptrace tracer (see tracer.h).
+ *
+ * The child installs a seccomp filter returning SECCOMP_RET_TRACE for every
+ * syscall, so each syscall costs one ptrace stop (PTRACE_EVENT_SECCOMP) where
+ * it is counted and its arguments read. Syscalls whose result or new fd we
+ * need (opens, execs, network, mounts) are restarted with PTRACE_SYSCALL to
+ * get one more stop at their exit; the rest continue with PTRACE_CONT.
+ */
+#include "tracer.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <linux/audit.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/pidfd.h>
+#include <sys/prctl.h>
+#include <sys/ptrace.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/time.h>
+#include <sys/uio.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#ifndef PTRACE_GET_SYSCALL_INFO
+#define PTRACE_GET_SYSCALL_INFO 0x420e
+#endif
+
+enum { MAXNR = 1024, NARCH = 3 };
+
+/* What to finish at the syscall's exit stop. */
+typedef enum { P_NONE, P_OPEN, P_PATHS, P_EXEC, P_NET, P_MOUNT, P_FD } pend_kind;
+
+typedef struct {
+	pend_kind kind;
+	int npath;
+	char *path[2];
+	const char *perm[2][3];  /* NULL-terminated perms per path */
+	int nr;
+	uint64_t args[6];
+	const char *netop;
+	char *addr;              /* formatted address, or NULL */
+	int port, family;        /* port -1: none */
+	char *mnt[3];            /* source, fstype, target */
+	const char *mntop;
+	const char *cap;         /* implied capability, or NULL */
+} pending;
+
+typedef struct {
+	pid_t tid, tgid;         /* tgid 0: not yet known */
+	bool seen;               /* reported its first stop */
+	pending p;
+} thread;
+
+typedef struct {
+	trace *t;
+	thread *th;
+	size_t nth, capth;
+	pid_t root;
+	int root_status;
+	bool root_done, killing;
+	uint64_t counts[NARCH][MAXNR];
+	uint64_t events;
+	unsigned procs, distinct;
+	status_line st;
+} tracer;
+
+/* ---- threads ---- */
+
+static thread *th_find(tracer *tr, pid_t tid)
+{
+	for (size_t i = 0; i < tr->nth; i++)
+		if (tr->th[i].tid == tid)
+			return &tr->th[i];
+	return NULL;
+}
+
+static thread *th_add(tracer *tr, pid_t tid)
+{
+	thread *t = th_find(tr, tid);
+	if (t)
+		return t;
+	xgrow(&tr->th, &tr->capth, tr->nth + 1, sizeof *tr->th);
+	t = &tr->th[tr->nth++];
+	memset(t, 0, sizeof *t);
+	t->tid = tid;
+	tr->procs++;
+	if (tr->killing)
+		kill(tid, SIGKILL);
+	return t;
+}
+
+static void pend_clear(pending *p)
+{
+	for (int i = 0; i < 2; i++)
+		free(p->path[i]);
+	for (int i = 0; i < 3; i++)
+		free(p->mnt[i]);
+	free(p->addr);
+	memset(p, 0, sizeof *p);
+}
+
+static void th_del(tracer *tr, pid_t tid)
+{
+	thread *t = th_find(tr, tid);
+	if (!t)
+		return;
+	pend_clear(&t->p);
+	*t = tr->th[--tr->nth];
+}
+
+static pid_t th_tgid(thread *t)
+{
+	if (t->tgid)
+		return t->tgid;
+	char path[64], line[256];
+	snprintf(path, sizeof path, "/proc/%d/status", t->tid);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return t->tid;
+	while (fgets(line, sizeof line, f))
+		if (sscanf(line, "Tgid: %d", &t->tgid) == 1)
+			break;
+	fclose(f);
+	return t->tgid ? t->tgid : t->tid;
+}
+
+/* ---- tracee memory and paths ---- */
+
+/* Read a NUL-terminated string of at most PATH_MAX bytes. */
+static char *read_string(pid_t tid, uint64_t addr)
+{
+	if (!addr)
+		return NULL;
+	char *s = xmalloc(PATH_MAX + 1);
+	size_t got = 0;
+	while (got < PATH_MAX) {
+		/* Never cross a page in one read: the next page may be unmapped. */
+		size_t chunk = 4096 - ((addr + got) & 4095);
+		if (chunk > PATH_MAX - got)
+			chunk = PATH_MAX - got;
+		struct iovec l = { s + got, chunk }, r = { (void *)(uintptr_t)(addr + got), chunk };
+		ssize_t n = process_vm_readv(tid, &l, 1, &r, 1, 0);
+		if (n <= 0) {
+			/* Fallback: one word at a time. */
+			errno = 0;
+			long w = ptrace(PTRACE_PEEKDATA, tid, (void *)(uintptr_t)(addr + got), 0);
+			if (errno) {
+				free(s);
+				return NULL;
+			}
+			n = (ssize_t)(sizeof w < chunk ? sizeof w : chunk);
+			memcpy(s + got, &w, (size_t)n);
+		}
+		void *z = memchr(s + got, 0, (size_t)n);
+		if (z)
+			return s;
+		got += (size_t)n;
+	}
+	s[PATH_MAX] = 0;
+	return s;
+}
+
+static int read_mem(pid_t tid, uint64_t addr, void *dst, size_t len)
+{
+	struct iovec l = { dst, len }, r = { (void *)(uintptr_t)addr, len };
+	return process_vm_readv(tid, &l, 1, &r, 1, 0) == (ssize_t)len ? 0 : -1;
+}
+
+static char *read_link(const char *fmt, pid_t tid, long n)
+{
+	char lp[64], out[PATH_MAX + 1];
+	snprintf(lp, sizeof lp, fmt, tid, n);
+	ssize_t k = readlink(lp, out, PATH_MAX);
+	if (k <= 0)
+		return NULL;
+	out[k] = 0;
+	return xstrdup(out);
+}
+
+/* Lexical clean-up: no "//", "/./", "/../", no trailing '/'. */
+static void normalize(char *p)
+{
+	char *out = p, *s = p;
+	while (*s) {
+		while (*s == '/')
+			s++;
+		char *e = s;
+		while (*e && *e != '/')
+			e++;
+		size_t n = (size_t)(e - s);
+		if (n == 0)
+			break;
+		if (n == 1 && s[0] == '.') {
+		} else if (n == 2 && s[0] == '.' && s[1] == '.') {
+			while (out > p && *--out != '/')
+				;
+		} else {
+			*out++ = '/';
+			memmove(out, s, n);
+			out += n;
+		}
+		s = e;
+	}
+	if (out == p)
+		*out++ = '/';
+	*out = 0;
+}
+
+/* The absolute path the kernel acts on for (dirfd, path). follow: the
+ * syscall follows a symlink in the last component. */
+static char *resolve(pid_t tid, int dirfd, const char *path, bool follow)
+{
+	char *base = NULL;
+	if (!path)
+		return NULL;
+	if (path[0] != '/') {
+		base = dirfd == AT_FDCWD ? read_link("/proc/%d/cwd%.0ld", tid, 0)
+					 : read_link("/proc/%d/fd/%ld", tid, dirfd);
+		if (!base || base[0] != '/') {
+			free(base);
+			return NULL;
+		}
+	}
+	char *full = base ? xasprintf("%s/%s", base, path) : xstrdup(path);
+	free(base);
+	char rp[PATH_MAX];
+	if (follow && realpath(full, rp)) {
+		free(full);
+		return xstrdup(rp);
+	}
+	/* Canonicalise the directory, keep the name (lstat, unlink, creat...). */
+	char *slash = strrchr(full, '/');
+	char *name = xstrdup(slash + 1);
+	*slash = 0;
+	char *res;
+	if (strcmp(name, "..") != 0 && strcmp(name, ".") != 0 &&
+	    realpath(*full ? full : "/", rp))
+		res = xasprintf("%s/%s", strcmp(rp, "/") == 0 ? "" : rp, name);
+	else {
+		*slash = '/';
+		res = xstrdup(full);
+	}
+	free(name);
+	free(full);
+	normalize(res);
+	return res;
+}
+
+static char *fd_path(pid_t tid, long fd)
+{
+	char *p = read_link("/proc/%d/fd/%ld", tid, fd);
+	if (p && p[0] != '/') {      /* pipe:[..], socket:[..], anon_inode:... */
+		free(p);
+		return NULL;
+	}
+	size_t n = p ? strlen(p) : 0;
+	if (n > 10 && strcmp(p + n - 10, " (deleted)") == 0)
+		p[n - 10] = 0;
+	return p;
+}
+
+/* ---- decoding at entry ---- */
+
+static void add_path(pending *p, char *path, const char *p0, const char *p1)
+{
+	if (!path || p->npath == 2) {
+		free(path);
+		return;
+	}
+	p->path[p->npath] = path;
+	p->perm[p->npath][0] = p0;
+	p->perm[p->npath][1] = p1;
+	p->npath++;
+}
+
+static void open_perms(pending *p, uint64_t flags)
+{
+	int acc = (int)(flags & O_ACCMODE);
+	const char *w = (flags & O_APPEND) ? "append" : "write";
+	const char **pp = p->perm[0];
+	int k = 0;
+	if (acc == O_RDONLY || acc == O_RDWR)
+		pp[k++] = "read";
+	if (acc == O_WRONLY || acc == O_RDWR || (flags & (O_CREAT | O_TRUNC)))
+		pp[k++] = w;
+	if ((flags & O_TRUNC) && (flags & O_APPEND))
+		pp[k++] = "write";
+	if (k == 0)
+		pp[k++] = "read";   /* O_PATH and friends: treat as read */
+}
+
+static void dec_open(pending *p, pid_t tid, int dirfd, uint64_t pathp, uint64_t flags)
+{
+	char *s = read_string(tid, pathp);
+	p->kind = P_OPEN;
+	add_path(p, resolve(tid, dirfd, s, !(flags & O_NOFOLLOW)), NULL, NULL);
+	free(s);
+	if (p->npath)
+		open_perms(p, flags);
+}
+
+/* One or two paths with one permission each. */
+static void dec_path(pending *p, pid_t tid, int dirfd, uint64_t pathp, bool follow,
+		     const char *perm)
+{
+	char *s = read_string(tid, pathp);
+	p->kind = P_PATHS;
+	if (s && !*s)      /* AT_EMPTY_PATH: the file dirfd refers to */
+		add_path(p, dirfd == AT_FDCWD ? NULL : fd_path(tid, dirfd), perm, NULL);
+	else
+		add_path(p, resolve(tid, dirfd, s, follow), perm, NULL);
+	free(s);
+}
+
+static int sys_arg_int(uint64_t v) { return (int)(int32_t)v; }
+
+static void dec_sockaddr(pending *p, pid_t tid, uint64_t addr, uint64_t len)
+{
+	struct sockaddr_storage ss;
+	memset(&ss, 0, sizeof ss);
+	if (!addr || len < sizeof(sa_family_t))
+		return;
+	if (len > sizeof ss)
+		len = sizeof ss;
+	if (read_mem(tid, addr, &ss, len) < 0)
+		return;
+	char tmp[INET6_ADDRSTRLEN];
+	p->family = ss.ss_family;
+	if (ss.ss_family == AF_INET && len >= sizeof(struct sockaddr_in)) {
+		struct sockaddr_in *in = (struct sockaddr_in *)&ss;
+		p->addr = xstrdup(inet_ntop(AF_INET, &in->sin_addr, tmp, sizeof tmp));
+		p->port = ntohs(in->sin_port);
+	} else if (ss.ss_family == AF_INET6 && len >= sizeof(struct sockaddr_in6)) {
+		struct sockaddr_in6 *in6 = (struct sockaddr_in6 *)&ss;
+		p->addr = xstrdup(inet_ntop(AF_INET6, &in6->sin6_addr, tmp, sizeof tmp));
+		p->port = ntohs(in6->sin6_port);
+	} else if (ss.ss_family == AF_UNIX && len > sizeof(sa_family_t)) {
+		struct sockaddr_un *un = (struct sockaddr_un *)&ss;
+		size_t n = len - offsetof(struct sockaddr_un, sun_path);
+		if (un->sun_path[0] == 0)
+			p->addr = xasprintf("@%.*s", (int)strnlen(un->sun_path + 1, n - 1),
+					    un->sun_path + 1);
+		else {
+			char *s = xstrndup(un->sun_path, strnlen(un->sun_path, n));
+			p->addr = resolve(tid, AT_FDCWD, s, false);
+			free(s);
+		}
+	}
+}
+
+static void dec_net(pending *p, pid_t tid, const char *op, uint64_t addr, uint64_t len)
+{
+	p->kind = P_NET;
+	p->netop = op;
+	p->port = -1;
+	dec_sockaddr(p, tid, addr, len);
+}
+
+static void dec_mount(pending *p, pid_t tid, const char *op, uint64_t src,
+		      uint64_t fstype, uint64_t target)
+{
+	p->kind = P_MOUNT;
+	p->mntop = op;
+	p->cap = "sys_admin";
+	char *s = read_string(tid, src);
+	p->mnt[0] = s && (s[0] == '/' || s[0] == '.') ? resolve(tid, AT_FDCWD, s, true)
+						      : (s ? xstrdup(s) : NULL);
+	free(s);
+	p->mnt[1] = read_string(tid, fstype);
+	s = read_string(tid, target);
+	p->mnt[2] = resolve(tid, AT_FDCWD, s, true);
+	free(s);
+}
+
+/* Capabilities implied by plain syscalls, where known. */
+static const char *implied_cap(int nr)
+{
+	switch (nr) {
+	case SYS_chroot: return "sys_chroot";
+	case SYS_setuid: case SYS_setreuid: case SYS_setresuid: case SYS_setfsuid:
+		return "setuid";
+	case SYS_setgid: case SYS_setregid: case SYS_setresgid: case SYS_setfsgid:
+	case SYS_setgroups:
+		return "setgid";
+	case SYS_chown: case SYS_fchown: case SYS_lchown: case SYS_fchownat:
+		return "chown";
+	case SYS_sethostname: case SYS_setdomainname: case SYS_swapon: case SYS_swapoff:
+		return "sys_admin";
+	case SYS_init_module: case SYS_finit_module: case SYS_delete_module:
+		return "sys_module";
+	case SYS_reboot: return "sys_boot";
+	case SYS_settimeofday: case SYS_clock_settime: case SYS_adjtimex:
+		return "sys_time";
+	case SYS_iopl: case SYS_ioperm: return "sys_rawio";
+	default: return NULL;
+	}
+}
+
+/* Fill t->p from the syscall's arguments. Returns true if the exit is needed. */
+static bool decode(thread *t, int nr, const uint64_t *a)
+{
+	pending *p = &t->p;
+	pid_t tid = t->tid;
+	int at = AT_FDCWD;
+	p->nr = nr;
+	memcpy(p->args, a, sizeof p->args);
+	switch (nr) {
+	case SYS_open: dec_open(p, tid, at, a[0], a[1]); break;
+	case SYS_creat: dec_open(p, tid, at, a[0], O_CREAT | O_WRONLY | O_TRUNC); break;
+	case SYS_openat: dec_open(p, tid, sys_arg_int(a[0]), a[1], a[2]); break;
+	case SYS_openat2: {
+		uint64_t flags = 0;
+		read_mem(tid, a[2], &flags, sizeof flags);
+		dec_open(p, tid, sys_arg_int(a[0]), a[1], flags);
+		break;
+	}
+	case SYS_execve: case SYS_execveat: {
+		bool isat = nr == SYS_execveat;
+		char *s = read_string(tid, isat ? a[1] : a[0]);
+		int dfd = isat ? sys_arg_int(a[0]) : at;
+		char *r = (isat && s && !*s) ? fd_path(tid, dfd) : resolve(tid, dfd, s, true);
+		free(s);
+		p->kind = P_EXEC;
+		add_path(p, r, NULL, NULL);
+		break;
+	}
+	case SYS_stat: case SYS_access: case SYS_chdir: case SYS_chroot:
+		dec_path(p, tid, at, a[0], true, "stat"); break;
+	case SYS_lstat: case SYS_readlink:
+		dec_path(p, tid, at, a[0], false, "stat"); break;
+	case SYS_newfstatat: case SYS_statx:
+		dec_path(p, tid, sys_arg_int(a[0]), a[1],
+			 !(sys_arg_int(a[nr == SYS_statx ? 2 : 3]) & AT_SYMLINK_NOFOLLOW), "stat");
+		break;
+	case SYS_faccessat: case SYS_faccessat2: case SYS_readlinkat:
+		dec_path(p, tid, sys_arg_int(a[0]), a[1], nr != SYS_readlinkat, "stat"); break;
+	case SYS_unlink: case SYS_rmdir: case SYS_mkdir: case SYS_mknod:
+		dec_path(p, tid, at, a[0], false, "write"); break;
+	case SYS_chmod: case SYS_chown: case SYS_truncate: case SYS_utimes: case SYS_utime:
+		dec_path(p, tid, at, a[0], true, "write"); break;
+	case SYS_lchown:
+		dec_path(p, tid, at, a[0], false, "write"); break;
+	case SYS_unlinkat: case SYS_mkdirat: case SYS_mknodat:
+		dec_path(p, tid, sys_arg_int(a[0]), a[1], false, "write"); break;
+	case SYS_fchmodat: case SYS_fchownat:
+		dec_path(p, tid, sys_arg_int(a[0]), a[1], true, "write"); break;
+	case SYS_utimensat:
+		if (a[1])
+			dec_path(p, tid, sys_arg_int(a[0]), a[1], true, "write");
+		break;
+	case SYS_rename:
+		dec_path(p, tid, at, a[0], false, "write");
+		dec_path(p, tid, at, a[1], false, "write");
+		break;
+	case SYS_renameat: case SYS_renameat2:
+		dec_path(p, tid, sys_arg_int(a[0]), a[1], false, "write");
+		dec_path(p, tid, sys_arg_int(a[2]), a[3], false, "write");
+		break;
+	case SYS_link:
+		dec_path(p, tid, at, a[1], false, "link"); break;
+	case SYS_linkat:
+		dec_path(p, tid, sys_arg_int(a[2]), a[3], false, "link"); break;
+	case SYS_symlink:
+		dec_path(p, tid, at, a[1], false, "write"); break;
+	case SYS_symlinkat:
+		dec_path(p, tid, sys_arg_int(a[1]), a[2], false, "write"); break;
+	case SYS_mmap:
+		if ((a[2] & PROT_EXEC) && sys_arg_int(a[4]) >= 0) {
+			p->kind = P_FD;
+			add_path(p, fd_path(tid, sys_arg_int(a[4])), "mmap", NULL);
+		}
+		break;
+	case SYS_flock:
+		p->kind = P_FD;
+		add_path(p, fd_path(tid, sys_arg_int(a[0])), "lock", NULL);
+		break;
+	case SYS_socket: dec_net(p, tid, "create", 0, 0); break;
+	case SYS_bind: dec_net(p, tid, "bind", a[1], a[2]); break;
+	case SYS_connect: dec_net(p, tid, "connect", a[1], a[2]); break;
+	case SYS_listen: dec_net(p, tid, "listen", 0, 0); break;
+	case SYS_accept: case SYS_accept4: dec_net(p, tid, "accept", 0, 0); break;
+	case SYS_sendto:
+		if (a[4])
+			dec_net(p, tid, "send", a[4], a[5]);
+		break;
+	case SYS_mount: dec_mount(p, tid, "mount", a[0], a[2], a[1]); break;
+	case SYS_umount2: dec_mount(p, tid, "umount", 0, 0, a[0]); break;
+	case SYS_pivot_root: dec_mount(p, tid, "pivot_root", a[0], 0, a[1]); break;
+	default: break;
+	}
+	if (!p->cap)
+		p->cap = implied_cap(nr);
+	if (p->kind == P_NONE && p->cap)
+		p->kind = P_PATHS;   /* only the cap's result is wanted */
+	return p->kind != P_NONE;
+}
+
+/* ---- finishing at exit ---- */
+
+static const char *fam_name(int f, char *tmp, size_t n)
+{
+	switch (f) {
+	case AF_INET: return "inet";
+	case AF_INET6: return "inet6";
+	case AF_UNIX: return "unix";
+	case AF_NETLINK: return "netlink";
+	case AF_PACKET: return "packet";
+	default: snprintf(tmp, n, "af_%d", f); return tmp;
+	}
+}
+
+static const char *type_name(int fam, int type, int proto)
+{
+	bool inet = fam == AF_INET || fam == AF_INET6;
+	switch (type) {
+	case SOCK_STREAM: return inet ? "tcp" : "stream";
+	case SOCK_DGRAM:
+		if (inet && (proto == IPPROTO_ICMP || proto == IPPROTO_ICMPV6))
+			return "icmp";
+		return inet ? "udp" : "dgram";
+	case SOCK_RAW: return "raw";
+	case SOCK_SEQPACKET: return "seqpacket";
+	default: return "unknown";
+	}
+}
+
+/* Family/type/protocol (and local address if want_name) of a tracee's fd,
+ * through a copy of it (pidfd_getfd). */
+static int sock_info(thread *t, int fd, int *fam, int *type, int *proto, pending *p,
+		     bool want_name)
+{
+	int pfd = pidfd_open(th_tgid(t), 0);
+	if (pfd < 0)
+		return -1;
+	int s = pidfd_getfd(pfd, fd, 0);
+	close(pfd);
+	if (s < 0)
+		return -1;
+	socklen_t l = sizeof(int);
+	int rc = getsockopt(s, SOL_SOCKET, SO_DOMAIN, fam, &l);
+	l = sizeof(int);
+	rc |= getsockopt(s, SOL_SOCKET, SO_TYPE, type, &l);
+	l = sizeof(int);
+	rc |= getsockopt(s, SOL_SOCKET, SO_PROTOCOL, proto, &l);
+	if (want_name && !p->addr) {
+		struct sockaddr_storage ss;
+		socklen_t sl = sizeof ss;
+		char tmp[INET6_ADDRSTRLEN];
+		if (getsockname(s, (struct sockaddr *)&ss, &sl) == 0) {
+			if (ss.ss_family == AF_INET) {
+				struct sockaddr_in *in = (struct sockaddr_in *)&ss;
+				p->addr = xstrdup(inet_ntop(AF_INET, &in->sin_addr, tmp, sizeof tmp));
+				p->port = ntohs(in->sin_port);
+			} else if (ss.ss_family == AF_INET6) {
+				struct sockaddr_in6 *in6 = (struct sockaddr_in6 *)&ss;
+				p->addr = xstrdup(inet_ntop(AF_INET6, &in6->sin6_addr, tmp, sizeof tmp));
+				p->port = ntohs(in6->sin6_port);
+			} else if (ss.ss_family == AF_UNIX && sl > sizeof(sa_family_t)) {
+				struct sockaddr_un *un = (struct sockaddr_un *)&ss;
+				p->addr = un->sun_path[0] ? xstrdup(un->sun_path)
+							  : xasprintf("@%s", un->sun_path + 1);
+			}
+		}
+	}
+	close(s);
+	return rc ? -1 : 0;
+}
+
+static void finish_net(tracer *tr, thread *t, long ret, int err)
+{
+	pending *p = &t->p;
+	int fam = p->family, type = 0, proto = 0;
+	char famtmp[16], port[8];
+	bool want_name = !strcmp(p->netop, "listen") || !strcmp(p->netop, "accept");
+	if (!strcmp(p->netop, "create")) {
+		fam = (int)p->args[0];
+		type = (int)p->args[1] & 0xf;
+		proto = (int)p->args[2];
+	} else if (sock_info(t, (int)p->args[0], &fam, &type, &proto, p, want_name && !err) < 0) {
+		type = -1;
+	}
+	const char *addr = p->addr ? p->addr : "-";
+	snprintf(port, sizeof port, "%d", p->port);
+	bool has_port = p->port >= 0 && (fam == AF_INET || fam == AF_INET6);
+	trace_add(tr->t, TR_NET, 1, 6, p->netop, fam_name(fam, famtmp, sizeof famtmp),
+		  type_name(fam, type, proto), addr, has_port ? port : "-",
+		  tr_result_name(err));
+	/* A pathname unix socket is a file to AppArmor: bind creates it,
+	 * connect writes to it. */
+	if (fam == AF_UNIX && p->addr && p->addr[0] == '/' &&
+	    (!strcmp(p->netop, "bind") || !strcmp(p->netop, "connect")))
+		trace_file(tr->t, p->addr, "write", err);
+	if (!strcmp(p->netop, "bind") && has_port && p->port > 0 && p->port < 1024)
+		trace_add(tr->t, TR_CAP, 1, 2, "net_bind_service", tr_result_name(err));
+	if (!strcmp(p->netop, "create") && (type == SOCK_RAW || fam == AF_PACKET))
+		trace_add(tr->t, TR_CAP, 1, 2, "net_raw", tr_result_name(err));
+	(void)ret;
+}
+
+static void finish(tracer *tr, thread *t, long ret, bool is_error)
+{
+	pending *p = &t->p;
+	int err = is_error ? (int)-ret : 0;
+	switch (p->kind) {
+	case P_OPEN:
+		if (!err) {   /* the kernel's own name for what it opened */
+			char *real = fd_path(t->tid, ret);
+			if (real) {
+				free(p->path[0]);
+				p->path[0] = real;
+			}
+		}
+		/* fall through */
+	case P_PATHS: case P_FD:
+		for (int i = 0; i < p->npath; i++)
+			for (int j = 0; j < 3 && p->perm[i][j]; j++)
+				trace_file(tr->t, p->path[i], p->perm[i][j], err);
+		break;
+	case P_EXEC:
+		if (p->npath)
+			trace_exec(tr->t, p->path[0], err);
+		break;
+	case P_NET:
+		finish_net(tr, t, ret, err);
+		break;
+	case P_MOUNT:
+		trace_add(tr->t, TR_MOUNT, 1, 5, p->mntop, p->mnt[0] ? p->mnt[0] : "-",
+			  p->mnt[1] && *p->mnt[1] ? p->mnt[1] : "-",
+			  p->mnt[2] ? p->mnt[2] : "-", tr_result_name(err));
+		break;
+	default:
+		break;
+	}
+	if (p->cap)
+		trace_add(tr->t, TR_CAP, 1, 2, p->cap, tr_result_name(err));
+	pend_clear(p);
+}
+
+/* ---- the stop loop ---- */
+
+static void count(tracer *tr, uint32_t arch, uint64_t nr)
+{
+	int a = arch == AUDIT_ARCH_I386 ? 1 : (nr & 0x40000000u) ? 2 : 0;
+	uint64_t n = nr & ~0x40000000ull;
+	tr->events++;
+	if (n < MAXNR) {
+		if (tr->counts[a][n]++ == 0)
+			tr->distinct++;
+	} else {
+		const char *an, *name = tracer_syscall_name(arch, (unsigned)nr, &an);
+		trace_syscall(tr->t, an, name, 1);
+	}
+}
+
+static void resume(thread *t, int sig)
+{
+	/* A pending decode needs the exit stop. */
+	ptrace(t->p.kind != P_NONE ? PTRACE_SYSCALL : PTRACE_CONT, t->tid, 0,
+	       (void *)(long)sig);
+}
+
+static void on_seccomp(tracer *tr, thread *t)
+{
+	struct __ptrace_syscall_info si;
+	memset(&si, 0, sizeof si);
+	if (ptrace(PTRACE_GET_SYSCALL_INFO, t->tid, (void *)sizeof si, &si) <= 0 ||
+	    si.op != PTRACE_SYSCALL_INFO_SECCOMP) {
+		resume(t, 0);
+		return;
+	}
+	count(tr, si.arch, si.seccomp.nr);
+	pend_clear(&t->p);
+	if (si.arch == AUDIT_ARCH_X86_64 && !(si.seccomp.nr & 0x40000000u))
+		decode(t, (int)si.seccomp.nr, (const uint64_t *)si.seccomp.args);
+	resume(t, 0);
+}
+
+static void on_syscall_exit(tracer *tr, thread *t)
+{
+	struct __ptrace_syscall_info si;
+	memset(&si, 0, sizeof si);
+	if (ptrace(PTRACE_GET_SYSCALL_INFO, t->tid, (void *)sizeof si, &si) > 0 &&
+	    si.op == PTRACE_SYSCALL_INFO_EXIT && t->p.kind != P_NONE)
+		finish(tr, t, (long)si.exit.rval, si.exit.is_error);
+	pend_clear(&t->p);
+	ptrace(PTRACE_CONT, t->tid, 0, 0);
+}
+
+static void on_exec(tracer *tr, thread *t)
+{
+	unsigned long former = 0;
+	ptrace(PTRACE_GETEVENTMSG, t->tid, 0, &former);
+	if ((pid_t)former != t->tid) {
+		/* A non-leader thread exec'd and took over the leader's tid. */
+		thread *old = th_find(tr, (pid_t)former);
+		if (old) {
+			pend_clear(&t->p);
+			t->p = old->p;
+			memset(&old->p, 0, sizeof old->p);
+			th_del(tr, (pid_t)former);
+			t = th_find(tr, t->tid);
+		}
+	}
+	t->tgid = t->tid;
+	resume(t, 0);
+}
+
+static void on_stop(tracer *tr, pid_t pid, int status)
+{
+	thread *t = th_add(tr, pid);
+	int sig = WSTOPSIG(status), ev = status >> 16;
+	bool first = !t->seen;
+	t->seen = true;
+	if (sig == (SIGTRAP | 0x80)) {
+		on_syscall_exit(tr, t);
+	} else if (ev == PTRACE_EVENT_SECCOMP) {
+		on_seccomp(tr, t);
+	} else if (ev == PTRACE_EVENT_FORK || ev == PTRACE_EVENT_VFORK ||
+		   ev == PTRACE_EVENT_CLONE) {
+		unsigned long child = 0;
+		ptrace(PTRACE_GETEVENTMSG, pid, 0, &child);
+		if (child)
+			th_add(tr, (pid_t)child);
+		resume(th_find(tr, pid), 0);
+	} else if (ev == PTRACE_EVENT_EXEC) {
+		on_exec(tr, t);
+	} else if (ev == PTRACE_EVENT_STOP) {
+		/* First stop of a new tracee, or a group-stop. */
+		if (first || sig == SIGTRAP)
+			resume(t, 0);
+		else
+			ptrace(PTRACE_LISTEN, pid, 0, 0);
+	} else if (ev) {
+		resume(t, 0);
+	} else {
+		resume(t, sig);   /* signal-delivery stop: deliver it */
+	}
+}
+
+static void on_exit_status(tracer *tr, pid_t pid, int status)
+{
+	if (pid == tr->root) {
+		tr->root_status = status;
+		tr->root_done = true;
+	}
+	th_del(tr, pid);
+}
+
+static void kill_all(tracer *tr)
+{
+	tr->killing = true;
+	for (size_t i = 0; i < tr->nth; i++)
+		kill(tr->th[i].tid, SIGKILL);
+}
+
+static void child_exec(int syncfd, char *const *argv)
+{
+	char c;
+	/* Wait until the parent has seized us. */
+	if (read(syncfd, &c, 1) != 1)
+		_exit(127);
+	close(syncfd);
+	struct sock_filter f[] = { BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_TRACE) };
+	struct sock_fprog prog = { 1, f };
+	/* Root may install a filter without no_new_privs (which would change how
+	 * setuid programs run under the tracer); others need it. */
+	if (syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog) < 0) {
+		prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
+		if (syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog) < 0) {
+			perror("polc record: seccomp");
+			_exit(127);
+		}
+	}
+	execvp(argv[0], argv);
+	fprintf(stderr, "polc record: %s: %s\n", argv[0], strerror(errno));
+	_exit(127);
+}
+
+static void flush_counts(tracer *tr)
+{
+	static const uint32_t audit[NARCH] = { AUDIT_ARCH_X86_64, AUDIT_ARCH_I386, AUDIT_ARCH_X86_64 };
+	for (int a = 0; a < NARCH; a++)
+		for (unsigned n = 0; n < MAXNR; n++) {
+			if (!tr->counts[a][n])
+				continue;
+			const char *an, *name = tracer_syscall_name(audit[a],
+				n | (a == 2 ? 0x40000000u : 0), &an);
+			trace_syscall(tr->t, an, name, tr->counts[a][n]);
+		}
+}
+
+static void exit_meta(trace *t, int status, bool killed)
+{
+	char tmp[64];
+	if (killed)
+		snprintf(tmp, sizeof tmp, "killed");
+	else if (WIFEXITED(status))
+		snprintf(tmp, sizeof tmp, "status %d", WEXITSTATUS(status));
+	else if (WIFSIGNALED(status))
+		snprintf(tmp, sizeof tmp, "signal %s", sigabbrev_np(WTERMSIG(status))
+			 ? sigabbrev_np(WTERMSIG(status)) : "?");
+	else
+		snprintf(tmp, sizeof tmp, "unknown");
+	trace_meta(t, "exit", tmp, 1);
+}
+
+static void loop(tracer *tr, double deadline)
+{
+	for (;;) {
+		int status;
+		pid_t pid = waitpid(-1, &status, __WALL);
+		if ((tracer_stop_requested || (deadline && tracer_now() >= deadline)) &&
+		    !tr->killing)
+			kill_all(tr);
+		if (pid < 0) {
+			if (errno == EINTR)
+				continue;
+			break;   /* ECHILD: the tree is gone */
+		}
+		if (WIFEXITED(status) || WIFSIGNALED(status))
+			on_exit_status(tr, pid, status);
+		else if (WIFSTOPPED(status))
+			on_stop(tr, pid, status);
+		if ((tr->events & 1023) == 0 || pid < 0)
+			status_update(&tr->st, tr->procs, tr->distinct, tr->events, 0);
+	}
+}
+
+static void on_alarm(int sig) { (void)sig; }
+
+int record_ptrace(const record_opts *o, trace *out, char **err)
+{
+	int sp[2];
+	if (!o->argv || !o->argv[0]) {
+		*err = xstrdup("the ptrace tracer needs a command");
+		return -1;
+	}
+	if (pipe2(sp, O_CLOEXEC) < 0) {
+		*err = xasprintf("pipe: %s", strerror(errno));
+		return -1;
+	}
+	tracer *tr = xcalloc(1, sizeof *tr);
+	tr->t = out;
+	double start = tracer_now();
+	pid_t child = fork();
+	if (child < 0) {
+		*err = xasprintf("fork: %s", strerror(errno));
+		free(tr);
+		return -1;
+	}
+	if (child == 0) {
+		close(sp[1]);
+		child_exec(sp[0], o->argv);
+	}
+	close(sp[0]);
+	long opts = PTRACE_O_TRACESYSGOOD | PTRACE_O_TRACECLONE | PTRACE_O_TRACEFORK |
+		    PTRACE_O_TRACEVFORK | PTRACE_O_TRACEEXEC | PTRACE_O_EXITKILL |
+		    PTRACE_O_TRACESECCOMP;
+	if (ptrace(PTRACE_SEIZE, child, 0, (void *)opts) < 0) {
+		*err = xasprintf("ptrace(PTRACE_SEIZE): %s", strerror(errno));
+		kill(child, SIGKILL);
+		waitpid(child, NULL, 0);
+		close(sp[1]);
+		free(tr);
+		return -1;
+	}
+	tr->root = child;
+	thread *t = th_add(tr, child);
+	t->seen = true;
+	t->tgid = child;
+	tracer_signals_install();
+	/* A periodic SIGALRM wakes waitpid for the deadline and status line. */
+	struct sigaction sa = { 0 };
+	sa.sa_handler = on_alarm;
+	sigaction(SIGALRM, &sa, NULL);
+	struct itimerval it = { { 0, 200000 }, { 0, 200000 } };
+	setitimer(ITIMER_REAL, &it, NULL);
+	status_init(&tr->st, o->status);
+	if (write(sp[1], "g", 1) != 1) { /* the child fails and exits: recorded */ }
+	close(sp[1]);
+	loop(tr, o->duration > 0 ? start + o->duration : 0);
+	struct itimerval off = { { 0, 0 }, { 0, 0 } };
+	setitimer(ITIMER_REAL, &off, NULL);
+	status_done(&tr->st);
+	bool killed = tr->killing;
+	tracer_signals_restore();
+	flush_counts(tr);
+	char *cmd = tracer_cmdline(o->argv);
+	trace_meta(out, "runs", NULL, 1);
+	trace_meta(out, "command", cmd, 1);
+	trace_meta(out, "tracer", "ptrace", 1);
+	exit_meta(out, tr->root_status, killed);
+	uint64_t ms = (uint64_t)((tracer_now() - start) * 1000);
+	trace_meta(out, "duration_ms", NULL, ms ? ms : 1);
+	trace_meta(out, "processes", NULL, tr->procs);
+	free(cmd);
+	for (size_t i = 0; i < tr->nth; i++)
+		pend_clear(&tr->th[i].p);
+	free(tr->th);
+	free(tr);
+	return 0;
+}

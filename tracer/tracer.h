@@ -1,0 +1,65 @@
+/* tracer.h - record what a command (or a running cgroup) does, into a trace.
+ *
+ * Takes: a command line (or a cgroup path, eBPF only) and options.
+ * Gives: a trace (trace.h) of the whole process tree: syscall counts per
+ *        arch, file accesses with results, execs, network operations,
+ *        mounts, implied capabilities, and meta (command, tracer, duration,
+ *        exit, processes, lost events).
+ * Promises: the recording ends when the tree exits, the duration ends or on
+ *        SIGINT/SIGTERM; in the last two cases the tree is killed and the
+ *        trace is still complete for what ran. Every event a tracer could not
+ *        record is counted in meta lost. The ptrace tracer loses nothing; it
+ *        stops the tracee once per syscall (seccomp RET_TRACE for all, as
+ *        strace --seccomp-bpf) and twice for the syscalls it decodes.
+ */
+#ifndef POLC_TRACER_H
+#define POLC_TRACER_H
+
+#include <stdbool.h>
+#include <signal.h>
+#include <sys/types.h>
+#include "trace.h"
+
+typedef struct {
+	char *const *argv;     /* command; NULL with cgroup */
+	const char *cgroup;    /* record an existing cgroup (eBPF only) */
+	double duration;       /* seconds; 0: until the tree exits */
+	bool allow_loss;       /* eBPF: lost events do not fail the record */
+	bool status;           /* live status line on stderr */
+} record_opts;
+
+/* Each returns 0 with the trace filled, or -1 with *err allocated. The
+ * workload's exit is in meta exit; it does not change the return value. */
+int record_ptrace(const record_opts *o, trace *out, char **err);
+int record_ebpf(const record_opts *o, trace *out, char **err);
+
+/* Can the eBPF tracer run here? If not, *why (static) says why. */
+bool ebpf_available(const char **why);
+
+/* Shared by the tracers. */
+/* Interrupt flag set by SIGINT/SIGTERM/SIGHUP handlers installed by
+ * tracer_signals_install(); restored by tracer_signals_restore(). */
+extern volatile sig_atomic_t tracer_stop_requested;
+void tracer_signals_install(void);
+void tracer_signals_restore(void);
+double tracer_now(void);          /* monotonic seconds */
+/* The command line as one string (argv joined, shell-quoted where needed). */
+char *tracer_cmdline(char *const *argv);
+
+/* Live status line: elapsed, processes, distinct syscalls, events/s, lost.
+ * Prints only when enabled; status_done() ends the line. */
+typedef struct {
+	bool on;
+	double start, last;
+	uint64_t last_events;
+} status_line;
+void status_init(status_line *s, bool on);
+void status_update(status_line *s, unsigned procs, unsigned distinct,
+		   uint64_t events, uint64_t lost);
+void status_done(status_line *s);
+
+/* Syscall name for (audit arch, nr), from libseccomp; "nr_N" when unknown.
+ * arch_name gets "x86_64", "i386" or "x32". Returns a static/interned name. */
+const char *tracer_syscall_name(unsigned audit_arch, unsigned nr, const char **arch_name);
+
+#endif
