@@ -1,0 +1,83 @@
+/* bpf_backend.c - backend_bpf: what the BPF LSM enforcer mediates
+ * (classify) and the bundle / JSON artifact (emit). The enforcer program
+ * is fixed; a policy is only data (bundle.h). */
+#include "../backend.h"
+#include "bundle.h"
+
+static const char *const bpf_formats[] = { "bundle", "json", NULL };
+
+static support sup(support_level l, const char *why)
+{
+	support s = { l, why };
+	return s;
+}
+
+static support classify_file(const ir_stmt *s)
+{
+	if (s->u.file.perms & IR_PERM_LINK)
+		return sup(SUPPORT_PARTIAL, "the BPF enforcer does not mediate link(2) yet");
+	if (s->u.file.perms & (IR_PERM_WRITE | IR_PERM_APPEND))
+		return sup(SUPPORT_PARTIAL, "the BPF enforcer checks write on open(2) only; "
+			   "create, unlink, rename, mkdir, rmdir, truncate and chmod are not "
+			   "mediated yet");
+	return sup(SUPPORT_EXACT, NULL);
+}
+
+static support bpf_classify(const ir_policy *p, const ir_stmt *s)
+{
+	(void)p;
+	switch (s->domain) {
+	case IR_SYSCALL:
+		return sup(SUPPORT_NONE, "BPF LSM does not see syscall arguments; use seccomp");
+	case IR_FILE:
+		return classify_file(s);
+	case IR_EXEC:
+	case IR_CAPABILITY:
+	case IR_PTRACE:
+		return sup(SUPPORT_EXACT, NULL);
+	case IR_MOUNT:
+		if (s->u.mount.op == IR_MOUNT_UMOUNT && s->u.mount.target)
+			return sup(SUPPORT_PARTIAL, "the BPF enforcer cannot see the umount "
+				   "target path yet (umount without 'on' is exact)");
+		if (s->u.mount.op == IR_MOUNT_PIVOT_ROOT && s->u.mount.target)
+			return sup(SUPPORT_PARTIAL, "the BPF enforcer decides pivot_root "
+				   "without its target path");
+		return sup(SUPPORT_EXACT, NULL);
+	case IR_NETWORK:
+		return sup(SUPPORT_EXACT, NULL);
+	case IR_SIGNAL:
+		if (s->u.signal.peer)
+			return sup(SUPPORT_PARTIAL, "BPF processes carry no label to match "
+				   "'signal to' against");
+		return sup(SUPPORT_EXACT, NULL);
+	case IR_NDOMAIN:
+		break;
+	}
+	return sup(SUPPORT_NONE, "unknown domain");
+}
+
+static int bpf_emit(const ir_policy *p, const backend_opts *o, buf *out, diag_ctx *d)
+{
+	const char *fmt = o && o->format ? o->format : "bundle";
+	buf hdr;
+	buf_init(&hdr);
+	backend_header(&backend_bpf, p, o, "# ", &hdr);
+	bpf_bundle b;
+	int r = bpfb_lower(p, buf_cstr(&hdr), &b, NULL, d);
+	buf_free(&hdr);
+	if (r < 0)
+		return -1;
+	if (fmt[0] == 'j')
+		bpfb_json(&b, out);
+	else
+		bpfb_serialize(&b, out);
+	bpfb_free(&b);
+	return 0;
+}
+
+const backend backend_bpf = {
+	.name = "bpf",
+	.formats = bpf_formats,
+	.classify = bpf_classify,
+	.emit = bpf_emit,
+};

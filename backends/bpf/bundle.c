@@ -1,0 +1,437 @@
+/* bundle.c - see bundle.h: lowering, the bundle file, validation. The
+ * evaluator is in eval.c, the JSON rendering in bundle_json.c. */
+#include "bundle.h"
+#include "dfa.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ------------------------------------------------------------ decisions */
+
+uint32_t bpfb_decision(const ir_policy *p, ir_action a, uint32_t id)
+{
+	ir_action e = ir_effective(p, a);
+	uint32_t v = e.verdict == IR_ALLOW ? POLC_V_ALLOW :
+		     e.verdict == IR_AUDIT ? POLC_V_AUDIT :
+		     e.verdict == IR_DENY ? POLC_V_DENY : 3u;   /* kill: deny, ranks above */
+	int err = v >= POLC_V_DENY ? (e.err > 0 ? e.err : EPERM) : 0;
+	return POLC_DEC(v, err, id);
+}
+
+static uint32_t stmt_base(const ir_policy *p, int dom)
+{
+	uint32_t n = 0;
+	for (int d = 0; d < dom; d++)
+		n += (uint32_t)p->dom[d].n;
+	return n;
+}
+
+const ir_stmt *bpfb_stmt(const ir_policy *p, uint32_t id)
+{
+	for (int d = 0; d < IR_NDOMAIN; d++) {
+		if (id < p->dom[d].n)
+			return &p->dom[d].v[id];
+		id -= (uint32_t)p->dom[d].n;
+	}
+	return NULL;
+}
+
+static uint32_t dflt(const ir_policy *p, int dom)
+{
+	return bpfb_decision(p, p->defaults[dom], POLC_STMT_DEFAULT);
+}
+
+/* Keep the winner of a and b; `hit` says whether *cur holds a statement. */
+static void pick(uint32_t *cur, bool *hit, uint32_t dec)
+{
+	if (!*hit || polc_dec_wins(dec, *cur))
+		*cur = dec;
+	*hit = true;
+}
+
+/* ---------------------------------------------------------------- words */
+
+typedef struct { uint32_t *v; size_t n, cap; } words;
+
+static uint32_t w_append(words *w, const uint32_t *src, size_t n)
+{
+	xgrow(&w->v, &w->cap, w->n + n, sizeof *w->v);
+	if (src)
+		memcpy(w->v + w->n, src, n * 4);
+	else
+		memset(w->v + w->n, 0, n * 4);
+	uint32_t off = (uint32_t)w->n;
+	w->n += n;
+	return off;
+}
+
+static void put_dfa(words *w, const dfa *d, struct polc_dfa *h, uint8_t *cls)
+{
+	h->nstates = d->nstates;
+	h->ncls = d->ncls;
+	h->nchan = d->nchan;
+	h->nentries = d->nentries;
+	h->start = d->start;
+	h->trans = w_append(w, d->trans, (size_t)d->nstates * d->ncls);
+	h->accept = w_append(w, d->accept, d->nstates);
+	h->entries = w_append(w, d->entries, (size_t)d->nentries * d->nchan);
+	memcpy(cls, d->cls, 256);
+}
+
+/* ------------------------------------------------------------- lowering */
+
+static int lower_files(const ir_policy *p, dfa *out, diag_ctx *dg)
+{
+	dfa_patset ps;
+	dfa_patset_init(&ps);
+	for (int dom = IR_FILE; dom <= IR_EXEC; dom++) {
+		uint32_t base = stmt_base(p, dom);
+		for (size_t i = 0; i < p->dom[dom].n; i++) {
+			const ir_stmt *s = &p->dom[dom].v[i];
+			uint32_t mask = dom == IR_EXEC ? 1u << POLC_CH_EXEC :
+					s->u.file.perms & IR_PERM_ALL;
+			const char *e = dfa_add_glob(&ps, NULL, 0, s->u.file.glob, mask,
+						     bpfb_decision(p, s->action, base + (uint32_t)i));
+			if (e) {
+				diag_error(dg, s->loc, "bpf: %s", e);
+				dfa_patset_free(&ps);
+				return -1;
+			}
+		}
+	}
+	uint32_t defs[POLC_NCHAN];
+	for (int c = 0; c < POLC_NCHAN; c++)
+		defs[c] = dflt(p, c == POLC_CH_EXEC ? IR_EXEC : IR_FILE);
+	const char *e = dfa_build(&ps, POLC_NCHAN, defs, POLC_MAX_STATES, out);
+	dfa_patset_free(&ps);
+	if (e) {
+		diag_error(dg, p->loc, "bpf: policy %s: %s (limit %u states)", p->name, e,
+			   POLC_MAX_STATES);
+		return -1;
+	}
+	return 0;
+}
+
+static int lower_mounts(const ir_policy *p, dfa *out, diag_ctx *dg)
+{
+	dfa_patset ps;
+	dfa_patset_init(&ps);
+	uint32_t base = stmt_base(p, IR_MOUNT);
+	for (size_t i = 0; i < p->dom[IR_MOUNT].n; i++) {
+		const ir_stmt *s = &p->dom[IR_MOUNT].v[i];
+		uint32_t dec = bpfb_decision(p, s->action, base + (uint32_t)i);
+		const ir_mount *m = &s->u.mount;
+		uint8_t op = m->op == IR_MOUNT_MOUNT ? POLC_MOUNT_OP_MOUNT :
+			     m->op == IR_MOUNT_UMOUNT ? POLC_MOUNT_OP_UMOUNT : POLC_MOUNT_OP_PIVOT;
+		size_t nfs = m->op == IR_MOUNT_MOUNT && m->nfstype ? m->nfstype : 1;
+		for (size_t f = 0; f < nfs; f++) {
+			dfa_tok pre[POLC_FSTYPE_MAX + 2];
+			size_t n = 0;
+			dfa_tok_lit(&pre[n++], op);
+			if (m->op == IR_MOUNT_MOUNT && m->nfstype) {
+				const char *fs = m->fstypes[f];
+				if (strlen(fs) >= POLC_FSTYPE_MAX) {
+					diag_error(dg, s->loc, "bpf: fstype '%s' longer than %u bytes",
+						   fs, POLC_FSTYPE_MAX - 1);
+					dfa_patset_free(&ps);
+					return -1;
+				}
+				for (; *fs; fs++)
+					dfa_tok_lit(&pre[n++], (uint8_t)*fs);
+			} else if (m->op == IR_MOUNT_MOUNT) {
+				dfa_tok_all(&pre[n], true);   /* any fstype: no '\n' */
+				pre[n].set[POLC_MOUNT_SEP >> 3] &= (uint8_t)~(1u << (POLC_MOUNT_SEP & 7));
+				n++;
+			}
+			dfa_tok_lit(&pre[n++], POLC_MOUNT_SEP);
+			if (m->target) {
+				const char *e = dfa_add_glob(&ps, pre, n, m->target, 1, dec);
+				if (e) {
+					diag_error(dg, s->loc, "bpf: %s", e);
+					dfa_patset_free(&ps);
+					return -1;
+				}
+			} else {
+				dfa_tok_all(&pre[n++], true);
+				dfa_add_tokens(&ps, pre, n, 1, dec);
+			}
+		}
+	}
+	uint32_t def = dflt(p, IR_MOUNT);
+	const char *e = dfa_build(&ps, 1, &def, POLC_MAX_STATES, out);
+	dfa_patset_free(&ps);
+	if (e) {
+		diag_error(dg, p->loc, "bpf: policy %s: mount %s", p->name, e);
+		return -1;
+	}
+	return 0;
+}
+
+static void lower_net(const ir_policy *p, words *w, struct polc_hdr *h)
+{
+	uint32_t base = stmt_base(p, IR_NETWORK);
+	h->net = (uint32_t)w->n;
+	h->nnet = (uint32_t)p->dom[IR_NETWORK].n;
+	for (size_t i = 0; i < p->dom[IR_NETWORK].n; i++) {
+		const ir_stmt *s = &p->dom[IR_NETWORK].v[i];
+		const ir_network *n = &s->u.net;
+		uint32_t r[POLC_NET_WORDS] = { 0 };
+		uint32_t fl = (n->has_addr ? POLC_NETF_ADDR : 0) | (n->has_port ? POLC_NETF_PORT : 0);
+		r[0] = (uint32_t)n->op | (uint32_t)(n->family & 0xff) << 8 |
+		       (uint32_t)n->proto << 16 | fl << 24;
+		if (n->has_addr) {
+			r[1] = (uint32_t)n->addr.prefix;
+			memcpy(&r[2], n->addr.addr, 16);
+		}
+		if (n->has_port)
+			r[6] = n->port_lo | (uint32_t)n->port_hi << 16;
+		r[7] = bpfb_decision(p, s->action, base + (uint32_t)i);
+		w_append(w, r, POLC_NET_WORDS);
+	}
+}
+
+static void lower_simple(const ir_policy *p, struct polc_hdr *h)
+{
+	uint32_t base = stmt_base(p, IR_CAPABILITY);
+	for (int c = 0; c < 64; c++) {
+		bool hit = false;
+		h->caps[c] = dflt(p, IR_CAPABILITY);
+		for (size_t i = 0; i < p->dom[IR_CAPABILITY].n; i++) {
+			const ir_stmt *s = &p->dom[IR_CAPABILITY].v[i];
+			if (s->u.cap.caps >> c & 1)
+				pick(&h->caps[c], &hit, bpfb_decision(p, s->action, base + (uint32_t)i));
+		}
+	}
+	base = stmt_base(p, IR_PTRACE);
+	for (int m = 0; m < 2; m++) {
+		bool hit = false;
+		unsigned bit = m ? IR_PTRACE_TRACE : IR_PTRACE_READ;
+		h->ptrace[m] = dflt(p, IR_PTRACE);
+		for (size_t i = 0; i < p->dom[IR_PTRACE].n; i++) {
+			const ir_stmt *s = &p->dom[IR_PTRACE].v[i];
+			unsigned modes = s->u.ptrace.modes ? s->u.ptrace.modes :
+				IR_PTRACE_READ | IR_PTRACE_TRACE;
+			if (modes & bit)
+				pick(&h->ptrace[m], &hit, bpfb_decision(p, s->action, base + (uint32_t)i));
+		}
+	}
+	base = stmt_base(p, IR_SIGNAL);
+	bool hit = false;
+	h->signal = dflt(p, IR_SIGNAL);
+	for (size_t i = 0; i < p->dom[IR_SIGNAL].n; i++) {
+		const ir_stmt *s = &p->dom[IR_SIGNAL].v[i];
+		if (!s->u.signal.peer)   /* peer globs: not enforced (classify) */
+			pick(&h->signal, &hit, bpfb_decision(p, s->action, base + (uint32_t)i));
+	}
+	for (int d = 0; d < POLC_ND; d++)
+		h->defaults[d] = dflt(p, d);
+}
+
+static void put_meta(const ir_policy *p, const char *header, buf *m)
+{
+	buf_printf(m, "polc-bpf-bundle %u\n", BPFB_FILE_VERSION);
+	if (header)
+		buf_puts(m, header);
+	buf_printf(m, "policy %s\nmode %s\nsource-hash %s\n", p->name,
+		   p->mode == IR_MODE_AUDIT ? "audit" : "enforce", p->source_hash);
+	uint32_t id = 0;
+	for (int d = 0; d < IR_NDOMAIN; d++)
+		for (size_t i = 0; i < p->dom[d].n; i++, id++) {
+			const ir_stmt *s = &p->dom[d].v[i];
+			buf_printf(m, "stmt %u %s %s ", id, ir_domain_name(s->domain),
+				   ir_verdict_name(s->action.verdict));
+			if (s->loc.file)
+				buf_printf(m, "%s:%d:%d", s->loc.file->path, s->loc.line, s->loc.col);
+			else
+				buf_puts(m, "-");
+			buf_printf(m, " %s\n", s->rule ? s->rule : "-");
+		}
+}
+
+int bpfb_lower(const ir_policy *p, const char *header, bpf_bundle *out,
+	       bpfb_stats *st, diag_ctx *dg)
+{
+	memset(out, 0, sizeof *out);
+	uint32_t nstmts = stmt_base(p, IR_NDOMAIN);
+	if (nstmts > POLC_MAX_STMTS) {
+		diag_error(dg, p->loc, "bpf: policy %s has %u statements (limit %u)",
+			   p->name, nstmts, POLC_MAX_STMTS);
+		return -1;
+	}
+	if (p->dom[IR_NETWORK].n > POLC_MAX_NET) {
+		diag_error(dg, p->dom[IR_NETWORK].v[POLC_MAX_NET].loc,
+			   "bpf: more than %u network statements", POLC_MAX_NET);
+		return -1;
+	}
+	dfa fd, md;
+	if (lower_files(p, &fd, dg) < 0)
+		return -1;
+	if (lower_mounts(p, &md, dg) < 0) {
+		dfa_free(&fd);
+		return -1;
+	}
+	words w = { 0 };
+	w_append(&w, NULL, POLC_HDR_WORDS);
+	struct polc_hdr h;
+	memset(&h, 0, sizeof h);
+	uint8_t fcls[256], mcls[256];
+	put_dfa(&w, &fd, &h.file, fcls);
+	put_dfa(&w, &md, &h.mount, mcls);
+	dfa_free(&fd);
+	dfa_free(&md);
+	lower_net(p, &w, &h);
+	lower_simple(p, &h);
+	h.magic = POLC_BLOB_MAGIC;
+	h.version = POLC_BLOB_VERSION;
+	h.mode = p->mode == IR_MODE_AUDIT;
+	h.nstmts = nstmts;
+	h.blob_words = (uint32_t)w.n;
+	if (w.n > POLC_MAX_BLOB_WORDS) {
+		diag_error(dg, p->loc, "bpf: policy %s needs %zu map words (limit %u)",
+			   p->name, w.n, POLC_MAX_BLOB_WORDS);
+		free(w.v);
+		return -1;
+	}
+	memcpy(w.v, &h, sizeof h);
+	memcpy((uint8_t *)(w.v + POLC_CLS_FILE_OFF), fcls, 256);
+	memcpy((uint8_t *)(w.v + POLC_CLS_MOUNT_OFF), mcls, 256);
+	out->w = w.v;
+	out->nwords = w.n;
+	buf m;
+	buf_init(&m);
+	put_meta(p, header, &m);
+	out->metalen = m.len;
+	out->meta = buf_cstr(&m);
+	if (st)
+		bpfb_get_stats(out, st);
+	return 0;
+}
+
+void bpfb_free(bpf_bundle *b)
+{
+	free(b->w);
+	free(b->meta);
+	memset(b, 0, sizeof *b);
+}
+
+void bpfb_get_stats(const bpf_bundle *b, bpfb_stats *st)
+{
+	const struct polc_hdr *h = (const void *)b->w;
+	st->file_states = h->file.nstates;
+	st->file_cls = h->file.ncls;
+	st->file_entries = h->file.nentries;
+	st->mount_states = h->mount.nstates;
+	st->mount_cls = h->mount.ncls;
+	st->mount_entries = h->mount.nentries;
+	st->nnet = h->nnet;
+	st->nstmts = h->nstmts;
+	st->blob_bytes = (b->nwords + POLC_CHUNK_WORDS - 1) / POLC_CHUNK_WORDS * 4096;
+}
+
+/* ------------------------------------------------------------ the file */
+
+static void put_u32(buf *b, uint32_t v)
+{
+	uint8_t x[4] = { (uint8_t)v, (uint8_t)(v >> 8), (uint8_t)(v >> 16), (uint8_t)(v >> 24) };
+	buf_put(b, x, 4);
+}
+
+static uint32_t get_u32(const uint8_t *p)
+{
+	return p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+/* Checksum over the body: blob words (little endian) then metadata. */
+static void body(const bpf_bundle *b, buf *out)
+{
+	for (size_t i = 0; i < b->nwords; i++)
+		put_u32(out, b->w[i]);
+	buf_put(out, b->meta, b->metalen);
+}
+
+void bpfb_serialize(const bpf_bundle *b, buf *out)
+{
+	buf bd;
+	buf_init(&bd);
+	body(b, &bd);
+	char hex[65];
+	sha256_hex(bd.data, bd.len, hex);
+	buf_put(out, BPFB_FILE_MAGIC, 8);
+	put_u32(out, BPFB_FILE_VERSION);
+	put_u32(out, (uint32_t)b->nwords);
+	put_u32(out, (uint32_t)b->metalen);
+	put_u32(out, 0);
+	buf_put(out, hex, 64);
+	buf_put(out, bd.data, bd.len);
+	buf_free(&bd);
+}
+
+const char *bpfb_parse(const void *data, size_t len, bpf_bundle *out)
+{
+	const uint8_t *p = data;
+	memset(out, 0, sizeof *out);
+	if (len < BPFB_FILE_HDR || memcmp(p, BPFB_FILE_MAGIC, 8))
+		return "not a polc BPF bundle (bad magic)";
+	if (get_u32(p + 8) != BPFB_FILE_VERSION)
+		return "unsupported bundle version";
+	uint64_t nw = get_u32(p + 12), ml = get_u32(p + 16);
+	if (BPFB_FILE_HDR + nw * 4 + ml != len)
+		return "bundle size does not match its header (truncated?)";
+	char hex[65];
+	sha256_hex(p + BPFB_FILE_HDR, len - BPFB_FILE_HDR, hex);
+	if (memcmp(hex, p + 24, 64))
+		return "bundle checksum mismatch (corrupted)";
+	out->nwords = nw;
+	out->w = xmalloc(nw * 4 + 4);
+	for (size_t i = 0; i < nw; i++)
+		out->w[i] = get_u32(p + BPFB_FILE_HDR + 4 * i);
+	out->metalen = ml;
+	out->meta = xstrndup((const char *)p + BPFB_FILE_HDR + nw * 4, ml);
+	const char *e = bpfb_validate(out->w, out->nwords);
+	if (e)
+		bpfb_free(out);
+	return e;
+}
+
+static const char *check_dfa(const uint32_t *w, size_t nw, const struct polc_dfa *d,
+			     const uint8_t *cls, uint32_t nchan)
+{
+	if (!d->nstates || !d->ncls || d->ncls > 256 || d->nchan != nchan ||
+	    !d->nentries || d->nentries > DFA_MAX_ENTRIES || d->start >= d->nstates)
+		return "bad DFA header";
+	if ((uint64_t)d->nstates * d->ncls > nw || d->trans > nw - (uint64_t)d->nstates * d->ncls ||
+	    d->accept > nw - d->nstates ||
+	    (uint64_t)d->nentries * nchan > nw || d->entries > nw - (uint64_t)d->nentries * nchan)
+		return "DFA table outside the blob";
+	for (int b = 0; b < 256; b++)
+		if (cls[b] >= d->ncls)
+			return "byte class out of range";
+	for (uint64_t i = 0; i < (uint64_t)d->nstates * d->ncls; i++)
+		if (w[d->trans + i] >= d->nstates)
+			return "DFA transition out of range";
+	for (uint32_t s = 0; s < d->nstates; s++) {
+		uint32_t a = w[d->accept + s];
+		if (DFA_ACC_ENTRY(a) >= d->nentries || DFA_ACC_WORST(a) >= d->nentries)
+			return "DFA accept entry out of range";
+	}
+	return NULL;
+}
+
+const char *bpfb_validate(const uint32_t *w, size_t nw)
+{
+	if (nw < POLC_HDR_WORDS)
+		return "blob too small";
+	const struct polc_hdr *h = (const void *)w;
+	if (h->magic != POLC_BLOB_MAGIC || h->version != POLC_BLOB_VERSION)
+		return "blob magic or version mismatch";
+	if (h->blob_words != nw || nw > POLC_MAX_BLOB_WORDS)
+		return "blob size mismatch";
+	if (h->nstmts > POLC_MAX_STMTS || h->nnet > POLC_MAX_NET ||
+	    h->net > nw || (uint64_t)h->nnet * POLC_NET_WORDS > nw - h->net)
+		return "network rules outside the blob";
+	const char *e = check_dfa(w, nw, &h->file, (const uint8_t *)(w + POLC_CLS_FILE_OFF), POLC_NCHAN);
+	if (!e)
+		e = check_dfa(w, nw, &h->mount, (const uint8_t *)(w + POLC_CLS_MOUNT_OFF), 1);
+	return e;
+}

@@ -1,0 +1,126 @@
+/* eval.c - bpfb_eval(): one event decided from the blob words, walking the
+ * same tables in the same way as enforcer.bpf.c (see bundle.h). */
+#include "bundle.h"
+#include "dfa.h"
+
+#include <string.h>
+
+_Static_assert(sizeof(struct polc_hdr) <= POLC_CLS_FILE_OFF * 4, "header overlaps class tables");
+
+typedef struct {
+	const uint32_t *w;
+	const struct polc_dfa *d;
+	const uint8_t *cls;
+	uint32_t st;
+	bool dead;
+} walker;
+
+static void walk(walker *k, const char *s, size_t n)
+{
+	for (size_t i = 0; i < n && !k->dead; i++) {
+		k->st = k->w[k->d->trans + k->st * k->d->ncls + k->cls[(uint8_t)s[i]]];
+		k->dead = DFA_ACC_DEAD(k->w[k->d->accept + k->st]);
+	}
+}
+
+/* The entry that decides: 0 when dead, the state's own entry otherwise. */
+static uint32_t entry_of(const walker *k)
+{
+	return k->dead ? 0 : DFA_ACC_ENTRY(k->w[k->d->accept + k->st]);
+}
+
+static uint32_t worst_of_start(const walker *k)
+{
+	return DFA_ACC_WORST(k->w[k->d->accept + k->d->start]);
+}
+
+static uint32_t chan_dec(const walker *k, uint32_t entry, uint32_t ch)
+{
+	return k->w[k->d->entries + entry * k->d->nchan + ch];
+}
+
+static uint32_t eval_path(const uint32_t *w, const char *path, uint32_t ch)
+{
+	const struct polc_hdr *h = (const void *)w;
+	walker k = { w, &h->file, (const uint8_t *)(w + POLC_CLS_FILE_OFF), h->file.start, false };
+	size_t n = strlen(path);
+	if (n >= POLC_PATH_MAX)
+		return chan_dec(&k, worst_of_start(&k), ch);
+	walk(&k, path, n);
+	return chan_dec(&k, entry_of(&k), ch);
+}
+
+static uint32_t eval_mount(const uint32_t *w, const ir_event *ev)
+{
+	const struct polc_hdr *h = (const void *)w;
+	walker k = { w, &h->mount, (const uint8_t *)(w + POLC_CLS_MOUNT_OFF), h->mount.start, false };
+	const char *fs = ev->u.mount.op == IR_MOUNT_MOUNT && ev->u.mount.fstype ? ev->u.mount.fstype : "";
+	const char *t = ev->u.mount.target ? ev->u.mount.target : "";
+	if (strlen(fs) >= POLC_FSTYPE_MAX || strlen(t) >= POLC_PATH_MAX)
+		return chan_dec(&k, worst_of_start(&k), 0);
+	char op = ev->u.mount.op == IR_MOUNT_MOUNT ? POLC_MOUNT_OP_MOUNT :
+		  ev->u.mount.op == IR_MOUNT_UMOUNT ? POLC_MOUNT_OP_UMOUNT : POLC_MOUNT_OP_PIVOT;
+	char sep = POLC_MOUNT_SEP;
+	walk(&k, &op, 1);
+	walk(&k, fs, strlen(fs));
+	walk(&k, &sep, 1);
+	walk(&k, t, strlen(t));
+	return chan_dec(&k, entry_of(&k), 0);
+}
+
+static uint32_t eval_net(const uint32_t *w, const ir_event *ev)
+{
+	const struct polc_hdr *h = (const void *)w;
+	struct polc_net_ev e;
+	memset(&e, 0, sizeof e);
+	e.op = (uint32_t)ev->u.net.op;
+	e.family = (uint32_t)ev->u.net.family;
+	e.type = (uint32_t)ev->u.net.type;
+	e.protocol = (uint32_t)ev->u.net.protocol;
+	e.has_addr = ev->u.net.has_addr;
+	memcpy(e.addr, ev->u.net.addr, 16);
+	e.port = ev->u.net.port;
+	uint32_t best = h->defaults[POLC_D_NET];
+	bool hit = false;
+	for (uint32_t i = 0; i < h->nnet; i++) {
+		const uint32_t *r = w + h->net + i * POLC_NET_WORDS;
+		if (polc_net_match(r, &e) && (!hit || polc_dec_wins(r[7], best))) {
+			best = r[7];
+			hit = true;
+		}
+	}
+	return best;
+}
+
+uint32_t bpfb_eval(const uint32_t *w, size_t nwords, const ir_event *ev)
+{
+	const struct polc_hdr *h = (const void *)w;
+	(void)nwords;   /* validated by bpfb_parse/bpfb_validate */
+	switch (ev->domain) {
+	case IR_FILE: {
+		unsigned perm = ev->u.file.perm;
+		uint32_t ch = 0;
+		while (ch < 7 && !(perm >> ch & 1))
+			ch++;
+		if (ch == 7)
+			return h->defaults[POLC_D_FILE];
+		return eval_path(w, ev->u.file.path, ch);
+	}
+	case IR_EXEC:
+		return eval_path(w, ev->u.exec.path, POLC_CH_EXEC);
+	case IR_CAPABILITY:
+		if (ev->u.cap.cap < 0 || ev->u.cap.cap >= 64)
+			return h->defaults[POLC_D_CAP];
+		return h->caps[ev->u.cap.cap];
+	case IR_MOUNT:
+		return eval_mount(w, ev);
+	case IR_NETWORK:
+		return eval_net(w, ev);
+	case IR_PTRACE:
+		return h->ptrace[ev->u.ptrace.mode == IR_PTRACE_TRACE];
+	case IR_SIGNAL:
+		return h->signal;
+	default:
+		return h->defaults[(int)ev->domain < (int)POLC_ND ? (int)ev->domain : 0];
+	}
+}
