@@ -1,0 +1,101 @@
+#!/bin/sh
+# Stage 2 of the kernel lab's guest: PID 1 after switch_root into the host
+# root (9p, read-only), run by the host's /bin/sh from the control share.
+#
+# Takes: /run/vmctl (the per-run control share, read-write) with config
+#   (shell assignments VM_CWD, VM_MODDIR), shares ("TAG PATH" lines: 9p shares
+#   to mount read-write at PATH), env (exports for CMD) and cmd (CMD as a
+#   shell script).
+# Gives: /run/vmctl/booted when the guest is up, then CMD's output in
+#   stdout and stderr and its exit status in rc (written last, atomically);
+#   setup-error instead of rc when the guest could not be prepared.
+# Then reboots at once; qemu runs with -no-reboot, so that ends the VM.
+CTL=/run/vmctl
+PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+export PATH
+
+finish() {
+	sync
+	echo b >/proc/sysrq-trigger
+	sleep 10
+}
+
+setup_error() {
+	echo "$*" >"$CTL/setup-error"
+	finish
+}
+
+# Mount TYPE at DIR; the lab is not usable without it.
+need() { # type dir [options]
+	mount -t "$1" ${3:+-o "$3"} "$1" "$2" || setup_error "cannot mount $1 at $2"
+}
+
+# The same for extras tests may rely on but the lab itself does not.
+want() {
+	mount -t "$1" ${3:+-o "$3"} "$1" "$2" 2>>"$CTL/stage2.log" ||
+		echo "warning: cannot mount $1 at $2" >>"$CTL/stage2.log"
+}
+
+mount_kernel_fs() {
+	need proc /proc
+	need sysfs /sys
+	need securityfs /sys/kernel/security
+	# polc uses /sys/fs/cgroup/unified (the host's layout) and most tools
+	# /sys/fs/cgroup: mount the one cgroup2 hierarchy at both.  The second
+	# mount hides the child cgroup "unified" the mkdir creates, so a path
+	# under either names the same cgroup.
+	need cgroup2 /sys/fs/cgroup nsdelegate
+	mkdir -p /sys/fs/cgroup/unified
+	need cgroup2 /sys/fs/cgroup/unified nsdelegate
+	need bpf /sys/fs/bpf mode=0700
+	want tracefs /sys/kernel/tracing
+	want debugfs /sys/kernel/debug
+	mkdir -p /dev/pts /dev/shm
+	need devpts /dev/pts ptmxmode=0666,mode=0620
+	want tmpfs /dev/shm mode=1777
+}
+
+# Writable scratch: the host root is read-only.
+mount_scratch() {
+	need tmpfs /tmp mode=1777
+	want tmpfs /var/tmp mode=1777
+	want tmpfs /root mode=0700
+	want tmpfs /var/cache/apparmor mode=0755
+}
+
+# The guest kernel's own modules, so modprobe works inside.
+mount_modules() {
+	[ -n "${VM_MODDIR:-}" ] && [ -d "$VM_MODDIR" ] || return 0
+	want tmpfs /lib/modules mode=0755
+	kver=$(uname -r)
+	mkdir -p "/lib/modules/$kver" &&
+		mount --bind "$VM_MODDIR/$kver" "/lib/modules/$kver" 2>>"$CTL/stage2.log" ||
+		echo "warning: cannot bind $VM_MODDIR/$kver" >>"$CTL/stage2.log"
+}
+
+mount_shares() {
+	[ -f "$CTL/shares" ] || return 0
+	while read -r tag dir; do
+		[ -d "$dir" ] || mkdir -p "$dir" 2>/dev/null ||
+			setup_error "share $dir: no such directory in the guest (its parent is read-only)"
+		mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144,cache=none \
+			"$tag" "$dir" || setup_error "cannot mount share $dir"
+	done <"$CTL/shares"
+}
+
+. "$CTL/config"
+mount_kernel_fs
+mount_scratch
+mount_modules
+mount_shares
+ip link set lo up 2>>"$CTL/stage2.log"
+hostname polc-vm 2>/dev/null
+[ -d "$VM_CWD" ] || setup_error "working directory $VM_CWD is not visible in the guest (under the guest's tmpfs /tmp? pass it with --share)"
+: >"$CTL/booted"
+
+env -i HOME=/root USER=root LOGNAME=root SHELL=/bin/sh TERM=dumb LANG=C.UTF-8 \
+	PATH="$PATH" /bin/sh -c '. /run/vmctl/env; cd "$0" || exit 125; . /run/vmctl/cmd' \
+	"$VM_CWD" </dev/null >"$CTL/stdout" 2>"$CTL/stderr"
+echo $? >"$CTL/rc.tmp"
+mv "$CTL/rc.tmp" "$CTL/rc"
+finish

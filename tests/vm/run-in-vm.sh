@@ -1,0 +1,137 @@
+#!/bin/sh
+# run-in-vm.sh [options] -- CMD ARGS...
+#   Run CMD as root inside the kernel lab: Debian's own kernel booted in qemu
+#   with lsm=landlock,lockdown,yama,apparmor,bpf, the host root mounted
+#   read-only over virtio-9p (so this tree is visible at the same path), no
+#   network (-nic none), working directory = the caller's cwd.
+# Options:
+#   --timeout SECONDS  kill the VM after this long (default 300)
+#   --mem MB           guest memory (default 1024)
+#   --share HOSTDIR    mount HOSTDIR read-write at the same path inside
+#                      (repeatable): how files get out of the guest
+#   --env NAME=VALUE   set NAME for CMD (repeatable); CMD otherwise starts
+#                      with HOME=/root, PATH incl. /usr/sbin, LANG=C.UTF-8
+# Environment: BUILD (cache in $BUILD/vm, default build/, relative to the
+#   repo root), VM_CACHE (overrides that cache dir), VM_VERBOSE=1 (build
+#   steps and boot time on stderr), VM_SMP (guest CPUs, default 2),
+#   VM_APPEND (extra kernel command line), VM_KERNEL (boot this kernel
+#   image instead; for the lab's own tests).
+# Gives: CMD's stdout on stdout, its stderr on stderr (each complete, after
+#   the VM ends), and CMD's exit status.  Exit 125 means the lab failed (no
+#   qemu, image build failed, VM did not boot or died while CMD ran), with a
+#   "run-in-vm:" message on stderr; 124 means --timeout expired while CMD ran.
+# Inside: proc, sysfs, securityfs, cgroup2 at /sys/fs/cgroup and
+#   /sys/fs/cgroup/unified, bpffs, tracefs, debugfs, devtmpfs, devpts;
+#   tmpfs at /tmp /run /var/tmp /root /dev/shm /var/cache/apparmor; the guest
+#   kernel's modules at /lib/modules/$(uname -r); lo up; hostname polc-vm.
+set -u
+HERE=$(cd "$(dirname "$0")" && pwd)
+REPO=$(cd "$HERE/../.." && pwd)
+me=run-in-vm
+
+usage() {
+	sed -n '2,17s/^# \{0,1\}//p' "$0" >&2
+	exit 125
+}
+lab_fail() { echo "$me: $*" >&2; exit 125; }
+
+TIMEOUT=300 MEM=1024 SHARES="" NSHARE=0
+CTL=""
+cleanup() { [ -z "$CTL" ] || rm -rf "$CTL"; }
+trap cleanup EXIT
+trap 'exit 125' INT TERM HUP
+
+# Shell-quote $1 with single quotes, so any byte survives.
+q() { printf "'%s'" "$(printf '%s' "$1" | sed "s/'/'\\\\''/g")"; }
+
+CTL=$(mktemp -d "${TMPDIR:-/tmp}/polc-vm.XXXXXX") || lab_fail "mktemp failed"
+: >"$CTL/env"; : >"$CTL/shares"
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--timeout) [ $# -ge 2 ] || usage; TIMEOUT=$2; shift 2 ;;
+	--mem) [ $# -ge 2 ] || usage; MEM=$2; shift 2 ;;
+	--share)
+		[ $# -ge 2 ] || usage
+		[ -d "$2" ] || lab_fail "--share $2: not a directory"
+		d=$(cd "$2" && pwd -P)
+		# qemu's option syntax: no commas; SHARES is a word list: no blanks.
+		case "$d" in *[,[:space:]]*) lab_fail "--share $d: commas and blanks are not supported" ;; esac
+		SHARES="$SHARES -virtfs local,path=$d,mount_tag=share$NSHARE,security_model=none"
+		echo "share$NSHARE $d" >>"$CTL/shares"
+		NSHARE=$((NSHARE + 1)); shift 2 ;;
+	--env)
+		[ $# -ge 2 ] || usage
+		case "$2" in [A-Za-z_]*=*) ;; *) lab_fail "--env $2: want NAME=VALUE" ;; esac
+		echo "export ${2%%=*}=$(q "${2#*=}")" >>"$CTL/env"; shift 2 ;;
+	--) shift; break ;;
+	-h|--help) usage ;;
+	*) usage ;;
+	esac
+done
+[ $# -gt 0 ] || usage
+case "$TIMEOUT$MEM" in *[!0-9]*) lab_fail "--timeout and --mem take whole numbers" ;; esac
+
+command -v qemu-system-x86_64 >/dev/null || lab_fail "qemu-system-x86_64 not found (apt-get install qemu-system-x86)"
+
+BUILD=${BUILD:-build}
+case "$BUILD" in /*) ;; *) BUILD=$REPO/$BUILD ;; esac
+VMDIR=${VM_CACHE:-$BUILD/vm}
+sh "$HERE/build-image.sh" "$VMDIR" || lab_fail "could not build the VM image in $VMDIR"
+VMDIR=$(cd "$VMDIR" && pwd)
+KERNEL=${VM_KERNEL:-$VMDIR/vmlinuz}
+
+# What the guest's stage 2 reads (see guest-stage2.sh).
+cwd=$(pwd -P)
+{ echo "VM_CWD=$(q "$cwd")"; echo "VM_MODDIR=$(q "$VMDIR/modules/lib/modules")"; } >"$CTL/config"
+{ printf 'exec'; for a in "$@"; do printf ' %s' "$(q "$a")"; done; echo; } >"$CTL/cmd"
+cp "$HERE/guest-stage2.sh" "$CTL/stage2.sh"
+
+if [ -e /dev/kvm ] && [ -w /dev/kvm ]; then ACCEL="-accel kvm -accel tcg"; else ACCEL="-accel tcg,thread=multi"; fi
+APPEND="console=ttyS0 quiet loglevel=3 panic=-1 lsm=landlock,lockdown,yama,apparmor,bpf ${VM_APPEND:-}"
+
+start=$(date +%s.%N)
+# shellcheck disable=SC2086  # ACCEL and SHARES are word lists by design
+timeout -k 5 "$TIMEOUT" qemu-system-x86_64 -nographic -nic none -no-reboot \
+	$ACCEL -cpu max -smp "${VM_SMP:-2}" -m "$MEM" \
+	-monitor none -serial "file:$CTL/console.log" \
+	-kernel "$KERNEL" -initrd "$VMDIR/initramfs.cpio" -append "$APPEND" \
+	-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
+	-virtfs "local,path=$CTL,mount_tag=vmctl,security_model=none" \
+	$SHARES </dev/null >"$CTL/qemu.log" 2>&1
+qrc=$?
+end=$(date +%s.%N)
+
+console_tail() {
+	echo "$me: --- qemu and console output (last lines) ---" >&2
+	tail -n 5 "$CTL/qemu.log" >&2
+	tail -n 25 "$CTL/console.log" 2>/dev/null | tr -d '\r' >&2
+}
+dump_output() {
+	[ -f "$CTL/stdout" ] && cat "$CTL/stdout"
+	[ -f "$CTL/stderr" ] && cat "$CTL/stderr" >&2
+}
+if [ "${VM_VERBOSE:-0}" != 0 ] && [ -f "$CTL/booted" ]; then
+	b=$(stat -c %.3Y "$CTL/booted")
+	r=$(stat -c %.3Y "$CTL/rc" 2>/dev/null || echo "$end")
+	awk -v s="$start" -v b="$b" -v r="$r" -v e="$end" -v k="$(cat "$VMDIR/kver")" -v a="${ACCEL#-accel }" \
+		'BEGIN { printf "run-in-vm: boot %.1fs, command %.1fs, total %.1fs (kernel %s, %s)\n", b - s, r - b, e - s, k, a }' >&2
+fi
+if [ -f "$CTL/rc" ]; then
+	dump_output
+	exit "$(cat "$CTL/rc")"
+fi
+if [ -f "$CTL/setup-error" ]; then
+	lab_fail "guest setup failed: $(cat "$CTL/setup-error")"
+fi
+if [ -f "$CTL/booted" ]; then
+	dump_output
+	if [ "$qrc" = 124 ] || [ "$qrc" = 137 ]; then
+		echo "$me: timed out after ${TIMEOUT}s while CMD ran (--timeout)" >&2
+		exit 124
+	fi
+	console_tail
+	lab_fail "the VM ended while CMD ran (qemu exit $qrc; guest crash or out of memory?)"
+fi
+console_tail
+[ "$qrc" = 124 ] || [ "$qrc" = 137 ] && lab_fail "VM failed to boot: no guest within ${TIMEOUT}s"
+lab_fail "VM failed to boot (qemu exit $qrc)"
