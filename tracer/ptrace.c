@@ -289,6 +289,10 @@ static void open_perms(pending *p, uint64_t flags)
 	const char *w = (flags & O_APPEND) ? "append" : "write";
 	const char **pp = p->perm[0];
 	int k = 0;
+	if (flags & O_PATH) {   /* a handle only: no access to the contents */
+		pp[0] = "stat";
+		return;
+	}
 	if (acc == O_RDONLY || acc == O_RDWR)
 		pp[k++] = "read";
 	if (acc == O_WRONLY || acc == O_RDWR || (flags & (O_CREAT | O_TRUNC)))
@@ -852,6 +856,8 @@ int record_ptrace(const record_opts *o, trace *out, char **err)
 	tracer *tr = xcalloc(1, sizeof *tr);
 	tr->t = out;
 	double start = tracer_now();
+	/* Orphans of the tree (daemons, killed parents) come to us to be reaped. */
+	prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
 	pid_t child = fork();
 	if (child < 0) {
 		*err = xasprintf("fork: %s", strerror(errno));

@@ -1,0 +1,14 @@
+/* trace_getppid N: call getppid(2) exactly N times (raw syscalls, so libc
+ * cannot cache or add any), then exit 0. */
+#define _GNU_SOURCE
+#include <stdlib.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+int main(int argc, char **argv)
+{
+	long n = argc > 1 ? atol(argv[1]) : 1000;
+	for (long i = 0; i < n; i++)
+		syscall(SYS_getppid);
+	return 0;
+}
