@@ -26,7 +26,7 @@
 /* One backend's verdict on one rule. */
 typedef struct {
 	support_level level;
-	size_t nstmt, nexact, nnone;
+	size_t nstmt, nexact, npartial, nnone;
 	const char *why[MAX_WHY];   /* distinct reasons, first seen first */
 	size_t nwhy;
 } rule_support;
@@ -63,6 +63,8 @@ static rule_support classify_rule(const backend *b, const ir_rule *r)
 			}
 			if (su.level == SUPPORT_NONE)
 				rs.nnone++;
+			else
+				rs.npartial++;
 			add_why(&rs, su.why);
 		}
 	}
@@ -184,8 +186,9 @@ static void json_support(buf *b, const ir_rule *r)
 		buf_printf(b, "%s", first ? "" : ", ");
 		first = false;
 		json_str(b, be->name);
-		buf_printf(b, ": {\"level\": \"%s\", \"exact\": %zu, \"statements\": %zu, "
-			   "\"why\": [", level_word(rs.level), rs.nexact, rs.nstmt);
+		buf_printf(b, ": {\"level\": \"%s\", \"statements\": %zu, \"exact\": %zu, "
+			   "\"partial\": %zu, \"none\": %zu, \"why\": [", level_word(rs.level),
+			   rs.nstmt, rs.nexact, rs.npartial, rs.nnone);
 		for (size_t w = 0; w < rs.nwhy; w++) {
 			buf_puts(b, w ? ", " : "");
 			json_str(b, rs.why[w]);
@@ -227,7 +230,8 @@ static void text_support(buf *b, const ir_rule *r)
 		rule_support rs = classify_rule(be, r);
 		buf_printf(b, "    %-9s %s", be->name, level_word(rs.level));
 		if (rs.level == SUPPORT_PARTIAL)
-			buf_printf(b, " (%zu of %zu statements exact)", rs.nexact, rs.nstmt);
+			buf_printf(b, " (statements: %zu exact, %zu partial, %zu none)",
+				   rs.nexact, rs.npartial, rs.nnone);
 		for (size_t w = 0; w < rs.nwhy; w++)
 			buf_printf(b, "%s%s", w ? "; " : ": ", rs.why[w]);
 		buf_puts(b, "\n");
