@@ -1,0 +1,236 @@
+/* test_bpf_dfa.c - the DFA compiler against glob_match(), the definition:
+ * for random and adversarial paths, walking the DFA must give exactly the
+ * set of matching globs (one channel each), the most restrictive winner
+ * when globs share a channel, and a fail-closed answer for paths too long
+ * to walk. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "backends/bpf/dfa.h"
+#include "backends/bpf/bpf_layout.h"
+#include "compiler/glob.h"
+
+static const char *const globs_a[] = {
+	"/etc/passwd", "/etc/**", "/dir/*", "/dir/**", "/a/*/b", "/{,var/}run/secrets/**",
+	"/**/.ssh/**", "/proc/[0-9]*/mem", "/x/?y", "/home/*/.*rc", "/a/**/b/**",
+	"/dev/{sd,vd,xvd,nvme,hd}*", "/a/{*,x}**", "/t/\\*x", "/q/[^a-c]?", "/m/**{,x}**",
+	"/proc/sys/kernel/**", "/proc/**/mountinfo", "/**/release_agent", "/",
+	"/é/*", "/{a,b{c,d}}/{,e/}f*", "/s/[a-]z", "/**", "/*", "/u/**/", "/w/*/", "/e/x.{c,h}",
+	"/lib/**/*.so*", "/sys/fs/cgroup/**/release_agent", "/r/[!x]", "/k/{,{,}}",
+};
+
+static unsigned rnd_state = 12345;
+static unsigned rnd(void)
+{
+	rnd_state = rnd_state * 1103515245u + 12345u;
+	return (rnd_state >> 8) & 0xffffff;
+}
+
+static const char alpha[] = "/ab.sc09etdpaswrunvxqyfkhl*?[]{}\\-!\xc3\xa9";
+
+static void rand_seg(char *p, size_t *n, size_t cap, unsigned maxlen)
+{
+	unsigned len = rnd() % (maxlen + 1);
+	for (unsigned k = 0; k < len && *n + 1 < cap; k++)
+		p[(*n)++] = alpha[rnd() % (sizeof alpha - 1)];
+}
+
+/* A path near glob g: its literal text with specials replaced by random
+ * runs, then adversarial edits (//, /./, trailing '/', long names). */
+static void near_path(const char *g, char *p, size_t cap)
+{
+	size_t n = 0;
+	for (; *g && n + 1 < cap; g++) {
+		if (strchr("*?[]{},\\^", *g))
+			rand_seg(p, &n, cap, 3);
+		else
+			p[n++] = *g;
+	}
+	p[n] = 0;
+	switch (rnd() % 8) {
+	case 0: if (n + 2 < cap) { p[n++] = '/'; p[n] = 0; } break;
+	case 1: if (n + 3 < cap) { memmove(p + 2, p, n + 1); p[0] = '/'; p[1] = '/'; n += 2; } break;
+	case 2: if (n + 300 < cap) { p[n++] = '/'; for (int k = 0; k < 250; k++) p[n++] = 'a' + rnd() % 3; p[n] = 0; } break;
+	case 3: if (n + 4 < cap) { memcpy(p + n, "/./", 3); n += 3; p[n] = 0; } break;
+	default: break;
+	}
+}
+
+static void rand_path(char *p, size_t cap)
+{
+	size_t n = 0;
+	p[n++] = '/';
+	rand_seg(p, &n, cap, 24);
+	p[n] = 0;
+}
+
+static void build(const char *const *g, size_t n, uint32_t shared_chan, const uint32_t *decs,
+		  dfa *d)
+{
+	dfa_patset ps;
+	dfa_patset_init(&ps);
+	for (size_t i = 0; i < n; i++) {
+		uint32_t mask = shared_chan ? 1u : 1u << i;
+		uint32_t dec = decs ? decs[i] : POLC_DEC(POLC_V_DENY, 1, i);
+		assert_null(dfa_add_glob(&ps, NULL, 0, g[i], mask, dec));
+	}
+	uint32_t defs[32];
+	for (int c = 0; c < 32; c++)
+		defs[c] = POLC_DEC(POLC_V_ALLOW, 0, POLC_STMT_DEFAULT);
+	assert_null(dfa_build(&ps, shared_chan ? 1 : (uint32_t)n, defs, POLC_MAX_STATES, d));
+	dfa_patset_free(&ps);
+}
+
+static void next_path(const char *const *g, size_t ng, char *p, size_t cap)
+{
+	if (rnd() % 4)
+		near_path(g[rnd() % ng], p, cap);
+	else
+		rand_path(p, cap);
+}
+
+/* Every glob its own channel: the DFA's answer is the exact match set. */
+static void test_match_sets(void **state)
+{
+	(void)state;
+	size_t ng = sizeof globs_a / sizeof *globs_a;
+	assert_true(ng <= 32);
+	dfa d;
+	build(globs_a, ng, 0, NULL, &d);
+	print_message("globs %zu: states %u classes %u entries %u\n", ng, d.nstates, d.ncls, d.nentries);
+	char p[1024];
+	long checked = 0;
+	for (int it = 0; it < 100000; it++) {
+		next_path(globs_a, ng, p, sizeof p);
+		uint32_t e = dfa_walk(&d, p, strlen(p));
+		for (size_t i = 0; i < ng; i++) {
+			bool want = glob_match(globs_a[i], p);
+			bool got = POLC_DEC_STMT(d.entries[e * d.nchan + i]) == i;
+			if (want != got)
+				fail_msg("glob %s path '%s': glob_match %d, dfa %d", globs_a[i], p, want, got);
+			checked++;
+		}
+	}
+	print_message("%ld (glob, path) pairs agree\n", checked);
+	dfa_free(&d);
+}
+
+/* Shared channel, random verdicts: the winner is ir_decide's rule. */
+static void test_winner(void **state)
+{
+	(void)state;
+	size_t ng = sizeof globs_a / sizeof *globs_a;
+	uint32_t decs[64];
+	for (int round = 0; round < 5; round++) {
+		for (size_t i = 0; i < ng; i++) {
+			uint32_t v = rnd() % 4;
+			decs[i] = POLC_DEC(v, v >= 2 ? 1 + rnd() % 100 : 0, i);
+		}
+		dfa d;
+		build(globs_a, ng, 1, decs, &d);
+		char p[1024];
+		for (int it = 0; it < 20000; it++) {
+			next_path(globs_a, ng, p, sizeof p);
+			uint32_t want = POLC_DEC(POLC_V_ALLOW, 0, POLC_STMT_DEFAULT);
+			bool hit = false;
+			for (size_t i = 0; i < ng; i++)
+				if (glob_match(globs_a[i], p) && (!hit || polc_dec_wins(decs[i], want))) {
+					want = decs[i];
+					hit = true;
+				}
+			uint32_t got = d.entries[dfa_walk(&d, p, strlen(p))];
+			if (got != want)
+				fail_msg("path '%s': want %08x got %08x", p, want, got);
+		}
+		dfa_free(&d);
+	}
+}
+
+/* A path of POLC_PATH_MAX bytes or more is decided by the start state's
+ * worst entry: never less restrictive than the truth. */
+static void test_fail_closed(void **state)
+{
+	(void)state;
+	const char *g[] = { "/etc/**", "/**/x", "/long/*" };
+	uint32_t decs[] = { POLC_DEC(POLC_V_ALLOW, 0, 0), POLC_DEC(POLC_V_DENY, 13, 1),
+			    POLC_DEC(POLC_V_AUDIT, 0, 2) };
+	dfa d;
+	build(g, 3, 1, decs, &d);
+	size_t n = POLC_PATH_MAX + 10;
+	char *p = malloc(n + 1);
+	memset(p, 'a', n);
+	memcpy(p, "/etc/", 5);
+	p[n] = 0;
+	uint32_t got = d.entries[dfa_walk(&d, p, n)];
+	assert_int_equal(POLC_DEC_VERDICT(got), POLC_V_DENY);
+	assert_int_equal(POLC_DEC_ERR(got), 13);
+	/* exactly one byte under the limit is walked exactly: /etc/ allow */
+	p[POLC_PATH_MAX - 1] = 0;
+	got = d.entries[dfa_walk(&d, p, POLC_PATH_MAX - 1)];
+	assert_int_equal(got, decs[0]);
+	free(p);
+	dfa_free(&d);
+}
+
+/* Many literal and wildcard globs still build; report the size. */
+static void test_many(void **state)
+{
+	(void)state;
+	dfa_patset ps;
+	dfa_patset_init(&ps);
+	char g[128];
+	for (int i = 0; i < 5000; i++) {
+		switch (i % 4) {
+		case 0: snprintf(g, sizeof g, "/srv/app%d/data/**", i); break;
+		case 1: snprintf(g, sizeof g, "/usr/lib/mod%d/*.so", i); break;
+		case 2: snprintf(g, sizeof g, "/etc/conf%d.d/{a,b}*", i); break;
+		default: snprintf(g, sizeof g, "/home/*/proj%d/[a-z]?", i); break;
+		}
+		assert_null(dfa_add_glob(&ps, NULL, 0, g, 1, POLC_DEC(i % 3, i % 3 == 2, i)));
+	}
+	uint32_t def = POLC_DEC(POLC_V_ALLOW, 0, POLC_STMT_DEFAULT);
+	dfa d;
+	assert_null(dfa_build(&ps, 1, &def, POLC_MAX_STATES, &d));
+	print_message("5000 globs: states %u classes %u entries %u, %zu KiB of transitions\n",
+		      d.nstates, d.ncls, d.nentries, (size_t)d.nstates * d.ncls * 4 / 1024);
+	/* probes: a few concrete paths against glob_match over all patterns */
+	const char *probe[] = { "/srv/app4/data/x", "/usr/lib/mod5/a.so", "/etc/conf6.d/bz",
+				"/home/u/proj7/q1", "/home/u/proj7/Q1", "/srv/app4/data/" };
+	for (size_t k = 0; k < sizeof probe / sizeof *probe; k++) {
+		uint32_t want = def;
+		bool hit = false;
+		for (int i = 0; i < 5000; i++) {
+			switch (i % 4) {
+			case 0: snprintf(g, sizeof g, "/srv/app%d/data/**", i); break;
+			case 1: snprintf(g, sizeof g, "/usr/lib/mod%d/*.so", i); break;
+			case 2: snprintf(g, sizeof g, "/etc/conf%d.d/{a,b}*", i); break;
+			default: snprintf(g, sizeof g, "/home/*/proj%d/[a-z]?", i); break;
+			}
+			uint32_t dec = POLC_DEC(i % 3, i % 3 == 2, i);
+			if (glob_match(g, probe[k]) && (!hit || polc_dec_wins(dec, want))) {
+				want = dec;
+				hit = true;
+			}
+		}
+		assert_int_equal(d.entries[dfa_walk(&d, probe[k], strlen(probe[k]))], want);
+	}
+	dfa_free(&d);
+	dfa_patset_free(&ps);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_match_sets),
+		cmocka_unit_test(test_winner),
+		cmocka_unit_test(test_fail_closed),
+		cmocka_unit_test(test_many),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
