@@ -232,9 +232,12 @@ static void text_support(buf *b, const ir_rule *r)
 		if (rs.level == SUPPORT_PARTIAL)
 			buf_printf(b, " (statements: %zu exact, %zu partial, %zu none)",
 				   rs.nexact, rs.npartial, rs.nnone);
-		for (size_t w = 0; w < rs.nwhy; w++)
-			buf_printf(b, "%s%s", w ? "; " : ": ", rs.why[w]);
+		/* Reasons may hold ';' themselves: several go one per line. */
+		if (rs.nwhy == 1)
+			buf_printf(b, ": %s", rs.why[0]);
 		buf_puts(b, "\n");
+		for (size_t w = 0; rs.nwhy > 1 && w < rs.nwhy; w++)
+			buf_printf(b, "      - %s\n", rs.why[w]);
 	}
 }
 
