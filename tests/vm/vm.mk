@@ -1,0 +1,30 @@
+# tests/vm/vm.mk - the kernel lab's build rules (included by the Makefile).
+#   make vmtest    run the lab's own tests (tests/t_vm_*.sh) and every
+#                  tests/vm/t_*.sh in the VM lab; prints "N passed, N failed".
+#   make vm-image  download the kernel and build the initramfs now
+#                  (run-in-vm.sh does this on first use anyway).
+# The probe is a BPF LSM program with a libbpf loader built from a skeleton.
+
+VM_BUILD := $(BUILD)/tests/vm
+VM_BPF_CFLAGS := -O2 -g -target bpf -D__TARGET_ARCH_x86 -Wall \
+	-I/usr/include/$(shell $(CC) -print-multiarch 2>/dev/null || echo x86_64-linux-gnu)
+
+$(VM_BUILD)/lsm_probe.bpf.o: tests/vm/lsm_probe.bpf.c
+	@mkdir -p $(dir $@)
+	$(CLANG) $(VM_BPF_CFLAGS) -c -o $@ $<
+
+$(VM_BUILD)/lsm_probe.skel.h: $(VM_BUILD)/lsm_probe.bpf.o
+	bpftool gen skeleton $< name lsm_probe_bpf >$@.tmp && mv $@.tmp $@
+
+$(VM_BUILD)/lsm_probe: tests/vm/lsm_probe.c $(VM_BUILD)/lsm_probe.skel.h
+	$(CC) $(CFLAGS) -I$(VM_BUILD) -o $@ $< $(LDFLAGS) -lbpf -lelf -lz
+
+TEST_EXTRA += $(VM_BUILD)/lsm_probe
+
+.PHONY: vm-image
+vm-image:
+	VM_VERBOSE=1 sh tests/vm/build-image.sh $(BUILD)/vm
+
+vmtest: check-deps
+	@$(MAKE) --no-print-directory test-bins
+	@BUILD=$(BUILD) sh tests/vm/run-vmtests.sh
