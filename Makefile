@@ -23,10 +23,10 @@ LDFLAGS   += $(SAN)
 LDLIBS    += -lseccomp -lbpf -lelf -lz -lyaml -lapparmor -lcrypto
 
 # Every module's C files; *.bpf.c are kernel programs built by backends/bpf/bpf.mk.
-LIB_SRCS  := $(filter-out %.bpf.c,$(wildcard compiler/*.c backends/*.c backends/*/*.c tracer/*.c cli/*.c))
+LIB_SRCS  := $(filter-out %.bpf.c,$(wildcard grammar/*.c compiler/*.c backends/*.c backends/*/*.c tracer/*.c cli/*.c))
 LIB_SRCS  := $(filter-out cli/main.c,$(LIB_SRCS))
 GEN_SRCS  := $(BUILD)/grammar/parser.c $(BUILD)/grammar/lexer.c \
-             $(BUILD)/gen/consts.c $(BUILD)/gen/rules_embedded.c
+             $(BUILD)/gen/consts.c $(BUILD)/gen/rules_embedded.c $(BUILD)/gen/syscall_args.c
 GEN_HDRS  := $(BUILD)/grammar/parser.h $(BUILD)/grammar/lexer.h $(BUILD)/gen/consts_table.h
 EXTRA_HDRS :=
 LIB_OBJS  := $(LIB_SRCS:%.c=$(BUILD)/%.o) $(GEN_SRCS:%.c=%.o)
@@ -64,7 +64,7 @@ $(BUILD)/%.o: %.c $(GEN_HDRS) $(EXTRA_HDRS) | $(BUILD)/.dirs
 	$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
 
 $(BUILD)/grammar/%.o: $(BUILD)/grammar/%.c $(GEN_HDRS)
-	$(CC) $(CFLAGS) -Wno-unused-function -Wno-sign-compare -c -o $@ $<
+	$(CC) $(CFLAGS) -Wno-unused-function -Wno-sign-compare -Wno-shadow -c -o $@ $<
 
 $(BUILD)/gen/%.o: $(BUILD)/gen/%.c $(GEN_HDRS)
 	$(CC) $(CFLAGS) -c -o $@ $<
@@ -82,6 +82,11 @@ $(BUILD)/grammar/lexer.c $(BUILD)/grammar/lexer.h: grammar/lexer.l $(BUILD)/gram
 # Symbolic constants come from the system headers, read at build time.
 $(BUILD)/gen/consts.c $(BUILD)/gen/consts_table.h: compiler/gen-consts.sh | $(BUILD)/.dirs
 	sh compiler/gen-consts.sh $(CC) $(BUILD)/gen
+
+# Argument widths: compiler/syscall-args.tsv (tools/gen-syscall-args.sh).
+$(BUILD)/gen/syscall_args.c: compiler/syscall-args.tsv | $(BUILD)/.dirs
+	LC_ALL=C awk -F'\t' 'BEGIN { print "#include \"compiler/syscalls.h\""; print "const sys_argwidth polc_sys_argwidths[] = {" } \
+	  !/^#/ { printf "\t{ \"%s\", %s },\n", $$1, $$2; n++ } END { print "};"; printf "const size_t polc_sys_nargwidths = %d;\n", n }' $< > $@.tmp && mv $@.tmp $@
 
 # The rule library is embedded so that `use` works wherever polc runs.
 RULE_FILES := $(sort $(wildcard rules/*.pol))

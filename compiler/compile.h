@@ -1,7 +1,7 @@
 /* compile.h - source files in, IR out: the compiler's entry points.
  *
  * Takes: policy files (or text), include directories, and whether to offer
- *        the embedded rule library (rules/*.pol) to `use`.
+ *        the embedded rule library (rules/NAME.pol) to `use`.
  * Gives: an ir_program: every policy of the given files lowered to an
  *        ir_policy, and every rule (given or library) lowered to its
  *        statements, for `polc rules` and the verifier.
@@ -53,7 +53,7 @@ const ir_rule *ir_program_rule(const ir_program *prog, const char *name);
 
 void ir_program_free(ir_program *prog);
 
-/* The embedded rule library (generated from rules/*.pol at build time). */
+/* The embedded rule library (generated from rules/NAME.pol at build time). */
 typedef struct { const char *path; const char *text; size_t len; } embedded_file;
 extern const embedded_file polc_rule_library[];
 extern const size_t polc_rule_library_n;

@@ -6,6 +6,8 @@
  *        action and source location; the per-domain defaults; the mode; the
  *        architectures. And ir_decide(), the one definition of what a policy
  *        means for one event (LANGUAGE.md "Meaning").
+ * Locations point into the diag_ctx the policy was compiled with: keep it
+ * alive as long as the policy.
  * Promises: backends and the verifier only read an ir_policy; nothing in it
  *        changes after ir_build() returns. Statement order inside a domain is
  *        source order (after `use` expansion), which breaks ties between
@@ -52,8 +54,10 @@ typedef struct {
 	int nr[IR_NARCH];      /* resolved number per arch; -1: not on that arch
 	                          or arch not in policy. x32 numbers carry the
 	                          0x40000000 bit. */
-	uint8_t arg32;         /* bit i set: arg i is a 32-bit C type; the kernel
-	                          ignores its upper half on 64-bit ABIs */
+	uint8_t arg32;         /* bit i set: arg i has a C type of at most 32
+	                          bits; the kernel ignores its upper half on
+	                          64-bit ABIs, so comparisons use the lower 32
+	                          bits only (on i386 every arg is 32 bits) */
 	ir_arg_cond *conds;    /* conjunction; ncond == 0: unconditional */
 	size_t ncond;
 } ir_syscall;
@@ -152,6 +156,7 @@ typedef struct ir_policy {
 	const char **rules_used;           /* every rule brought in, sorted */
 	size_t nrules_used;
 	char source_hash[65];              /* sha256 hex of all source bytes read */
+	struct ir_arena *arena;            /* owns every string and array above */
 } ir_policy;
 
 /* ---- events and the oracle ---- */

@@ -1,0 +1,256 @@
+/* cmd_build.c - polc check, polc build, polc run: compile, lower with one
+ * backend, write the artifact atomically or confine and exec. */
+#include "cli.h"
+#include "commands.h"
+#include "../backends/backend.h"
+#include "../compiler/util.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+enum { OPT_ALLOW_PARTIAL = 256, OPT_NO_LIBRARY, OPT_CHECK, OPT_PROFILE_FROM, OPT_WERROR };
+
+static void push(const char ***v, size_t *n, const char *s)
+{
+	*v = xrealloc(*v, (*n + 1) * sizeof **v);
+	(*v)[(*n)++] = s;
+}
+
+int cli_parse(cli_args *a, int argc, char **argv, bool allow_cmd)
+{
+	static const struct option opts[] = {
+		{ "policy", required_argument, 0, 'p' },
+		{ "target", required_argument, 0, 't' },
+		{ "format", required_argument, 0, 'f' },
+		{ "output", required_argument, 0, 'o' },
+		{ "include", required_argument, 0, 'I' },
+		{ "allow-partial", no_argument, 0, OPT_ALLOW_PARTIAL },
+		{ "no-library", no_argument, 0, OPT_NO_LIBRARY },
+		{ "check", required_argument, 0, OPT_CHECK },
+		{ "profile-from", required_argument, 0, OPT_PROFILE_FROM },
+		{ "werror", no_argument, 0, OPT_WERROR },
+		{ "help", no_argument, 0, 'h' },
+		{ 0, 0, 0, 0 }
+	};
+	memset(a, 0, sizeof *a);
+	diag_init(&a->diag);
+	/* Everything after the first "--" is the command (polc run). */
+	int n = 0;
+	while (n < argc && strcmp(argv[n], "--"))
+		n++;
+	if (n < argc) {
+		if (!allow_cmd) {
+			fprintf(stderr, "polc %s: unexpected '--'\n", argv[0]);
+			return -1;
+		}
+		a->cmd = argv + n + 1;
+	}
+	int c;
+	optind = 0;        /* full reset of GNU getopt */
+	opterr = 0;
+	while ((c = getopt_long(n, argv, "p:t:f:o:I:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'p': a->policy = optarg; break;
+		case 't': a->target = optarg; break;
+		case 'f': a->format = optarg; break;
+		case 'o': a->output = optarg; break;
+		case 'I': push(&a->include_dirs, &a->ninclude, optarg); break;
+		case OPT_ALLOW_PARTIAL: a->allow_partial = true; break;
+		case OPT_NO_LIBRARY: a->no_library = true; break;
+		case OPT_CHECK: a->check = optarg; break;
+		case OPT_PROFILE_FROM: a->profile_from = optarg; break;
+		case OPT_WERROR: a->werror = true; break;
+		case 'h': cli_usage(argv[0], stdout); exit(EXIT_OK);
+		case ':':
+		default:
+			fprintf(stderr, "polc %s: unknown option or missing argument: '%s'\n", argv[0],
+				argv[optind - 1]);
+			cli_usage(argv[0], stderr);
+			return -1;
+		}
+	}
+	for (int i = optind; i < n; i++)
+		push(&a->files, &a->nfiles, argv[i]);
+	return 0;
+}
+
+int cli_compile(cli_args *a, bool select)
+{
+	compile_opts o = { a->include_dirs, a->ninclude, a->no_library, 0 };
+	int r = polc_compile_files(a->files, a->nfiles, &o, &a->diag, &a->prog);
+	if (r == 0)
+		a->compiled = true;
+	if (r == 0 && select)
+		a->pol = ir_program_select(&a->prog, a->policy, &a->diag);
+	diag_print(&a->diag, stderr, isatty(STDERR_FILENO));
+	if (r < 0 || (select && !a->pol))
+		return EXIT_POLICY;
+	if (a->werror && a->diag.nwarnings)
+		return EXIT_POLICY;
+	return EXIT_OK;
+}
+
+void cli_done(cli_args *a)
+{
+	if (a->compiled)
+		ir_program_free(&a->prog);
+	diag_free(&a->diag);
+	free(a->files);
+	free(a->include_dirs);
+}
+
+static int need_files(cli_args *a, const char *cmd)
+{
+	if (a->nfiles)
+		return 0;
+	fprintf(stderr, "polc %s: no policy file given\n", cmd);
+	cli_usage(cmd, stderr);
+	return -1;
+}
+
+int cmd_check(int argc, char **argv)
+{
+	cli_args a;
+	if (cli_parse(&a, argc, argv, false) < 0 || need_files(&a, "check") < 0)
+		return EXIT_USAGE;
+	int r = cli_compile(&a, a.policy != NULL);
+	if (r == EXIT_OK) {
+		size_t nstmt = 0;
+		for (size_t i = 0; i < a.prog.npolicies; i++)
+			for (int d = 0; d < IR_NDOMAIN; d++)
+				nstmt += a.prog.policies[i]->dom[d].n;
+		fprintf(stderr, "polc: ok: %zu polic%s, %zu rule%s, %zu statements\n",
+			a.prog.npolicies, a.prog.npolicies == 1 ? "y" : "ies",
+			a.prog.nrules, a.prog.nrules == 1 ? "" : "s", nstmt);
+	}
+	cli_done(&a);
+	return r;
+}
+
+static const backend *pick_target(const cli_args *a, const char *cmd)
+{
+	if (!a->target) {
+		fprintf(stderr, "polc %s: --target is required (seccomp, apparmor or bpf)\n", cmd);
+		return NULL;
+	}
+	const backend *b = backend_find(a->target);
+	if (!b)
+		fprintf(stderr, "polc %s: unknown target '%s' (expected seccomp, apparmor or bpf)\n",
+			cmd, a->target);
+	return b;
+}
+
+static bool format_ok(const backend *b, const char *fmt)
+{
+	for (size_t i = 0; b->formats[i]; i++)
+		if (!strcmp(b->formats[i], fmt))
+			return true;
+	buf list;
+	buf_init(&list);
+	for (size_t i = 0; b->formats[i]; i++)
+		buf_printf(&list, "%s%s", i ? ", " : "", b->formats[i]);
+	fprintf(stderr, "polc build: target %s has no format '%s' (formats: %s)\n", b->name, fmt,
+		buf_cstr(&list));
+	buf_free(&list);
+	return false;
+}
+
+/* Lower with the backend into out; prints diagnostics. */
+static int lower(cli_args *a, const backend *b, buf *out)
+{
+	backend_opts o = { a->format, a->allow_partial, a->profile_from, POLC_VERSION };
+	diag_ctx d;
+	diag_init(&d);
+	int refused = backend_check(b, a->pol, a->allow_partial, &d);
+	int r = refused ? -1 : b->emit(a->pol, &o, out, &d);
+	diag_print(&d, stderr, isatty(STDERR_FILENO));
+	diag_free(&d);
+	return r < 0 ? EXIT_POLICY : EXIT_OK;
+}
+
+int cmd_build(int argc, char **argv)
+{
+	cli_args a;
+	if (cli_parse(&a, argc, argv, false) < 0 || need_files(&a, "build") < 0)
+		return EXIT_USAGE;
+	const backend *b = pick_target(&a, "build");
+	if (!b || (a.format && !format_ok(b, a.format))) {
+		cli_done(&a);
+		return EXIT_USAGE;
+	}
+	int r = cli_compile(&a, true);
+	buf out;
+	buf_init(&out);
+	if (r == EXIT_OK)
+		r = lower(&a, b, &out);
+	if (r == EXIT_OK && a.check) {
+		/* the drift gate: compare with the committed artifact */
+		diag_ctx d;
+		diag_init(&d);
+		src_file *f = diag_read_file(&d, a.check, src_loc_none());
+		if (!f) {
+			diag_print(&d, stderr, false);
+			r = EXIT_SYSTEM;
+		} else if (f->len != out.len || memcmp(f->text, out.data, out.len)) {
+			fprintf(stderr, "polc build: %s differs from what the policy builds to\n", a.check);
+			r = EXIT_POLICY;
+		}
+		diag_free(&d);
+	} else if (r == EXIT_OK) {
+		const char *path = a.output ? a.output : "-";
+		if (write_file_atomic(path, out.data ? out.data : "", out.len) < 0) {
+			fprintf(stderr, "polc build: cannot write '%s': %s\n", path, strerror(errno));
+			r = EXIT_SYSTEM;
+		} else if (a.output) {
+			fprintf(stderr, "polc: wrote %s (%s, %zu bytes)\n", a.output, b->name, out.len);
+		}
+	}
+	buf_free(&out);
+	cli_done(&a);
+	return r;
+}
+
+int cmd_run(int argc, char **argv)
+{
+	cli_args a;
+	if (cli_parse(&a, argc, argv, true) < 0 || need_files(&a, "run") < 0)
+		return EXIT_USAGE;
+	if (!a.cmd || !a.cmd[0]) {
+		fprintf(stderr, "polc run: no command given (polc run --target T FILE -- CMD ARGS...)\n");
+		cli_done(&a);
+		return EXIT_USAGE;
+	}
+	const backend *b = pick_target(&a, "run");
+	if (!b) {
+		cli_done(&a);
+		return EXIT_USAGE;
+	}
+	int r = cli_compile(&a, true);
+	if (r == EXIT_OK) {
+		diag_ctx d;
+		diag_init(&d);
+		if (backend_check(b, a.pol, a.allow_partial, &d))
+			r = EXIT_POLICY;
+		diag_print(&d, stderr, isatty(STDERR_FILENO));
+		diag_free(&d);
+	}
+	if (r == EXIT_OK) {
+		int (*confine)(const struct ir_policy *, int) =
+			!strcmp(b->name, "seccomp") ? run_confine_seccomp :
+			!strcmp(b->name, "apparmor") ? run_confine_apparmor : run_confine_bpf;
+		r = confine(a.pol, a.allow_partial);
+	}
+	if (r != EXIT_OK) {
+		/* never run the command unconfined */
+		cli_done(&a);
+		return r;
+	}
+	execvp(a.cmd[0], a.cmd);
+	fprintf(stderr, "polc run: cannot execute '%s': %s\n", a.cmd[0], strerror(errno));
+	cli_done(&a);
+	return errno == ENOENT ? 127 : 126;
+}

@@ -1,0 +1,205 @@
+/* diag.c - see diag.h. */
+#include "diag.h"
+#include "util.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+void diag_init(diag_ctx *d)
+{
+	memset(d, 0, sizeof *d);
+}
+
+void diag_free(diag_ctx *d)
+{
+	for (size_t i = 0; i < d->n; i++)
+		free(d->v[i].msg);
+	free(d->v);
+	for (size_t i = 0; i < d->nfiles; i++) {
+		free(d->files[i]->path);
+		free(d->files[i]->text);
+		free(d->files[i]);
+	}
+	free(d->files);
+	memset(d, 0, sizeof *d);
+}
+
+src_file *diag_add_text(diag_ctx *d, const char *name, const char *text,
+			size_t len, bool builtin)
+{
+	src_file *f = xcalloc(1, sizeof *f);
+	f->path = xstrdup(name);
+	f->text = xstrndup(text, len);
+	f->len = len;
+	f->builtin = builtin;
+	xgrow(&d->files, &d->capfiles, d->nfiles + 1, sizeof *d->files);
+	d->files[d->nfiles++] = f;
+	return f;
+}
+
+src_file *diag_read_file(diag_ctx *d, const char *path, src_loc from)
+{
+	FILE *fp = fopen(path, "rb");
+	if (!fp) {
+		diag_error(d, from, "cannot open '%s': %s", path, strerror(errno));
+		return NULL;
+	}
+	struct stat st;
+	if (fstat(fileno(fp), &st) == 0 && S_ISDIR(st.st_mode)) {
+		fclose(fp);
+		diag_error(d, from, "cannot read '%s': is a directory", path);
+		return NULL;
+	}
+	buf b;
+	buf_init(&b);
+	char chunk[65536];
+	size_t n;
+	while ((n = fread(chunk, 1, sizeof chunk, fp)) > 0)
+		buf_put(&b, chunk, n);
+	int err = ferror(fp) ? errno : 0;
+	fclose(fp);
+	if (err) {
+		diag_error(d, from, "cannot read '%s': %s", path, strerror(err));
+		buf_free(&b);
+		return NULL;
+	}
+	buf_cstr(&b);
+	src_file *f = diag_add_text(d, path, b.data, b.len, false);
+	buf_free(&b);
+	return f;
+}
+
+void diag_add(diag_ctx *d, diag_severity sev, src_loc loc, const char *fmt, ...)
+{
+	size_t max = d->max_errors ? d->max_errors : 100;
+	if (sev == DIAG_ERROR) {
+		d->nerrors++;
+		if (d->nerrors > max)
+			return;
+	} else if (sev == DIAG_WARNING) {
+		d->nwarnings++;
+	}
+	va_list ap;
+	buf b;
+	buf_init(&b);
+	va_start(ap, fmt);
+	buf_vprintf(&b, fmt, ap);
+	va_end(ap);
+	xgrow(&d->v, &d->cap, d->n + 1, sizeof *d->v);
+	d->v[d->n].sev = sev;
+	d->v[d->n].loc = loc;
+	d->v[d->n].msg = buf_cstr(&b);
+	d->n++;
+}
+
+static const char *sev_name(diag_severity s)
+{
+	return s == DIAG_ERROR ? "error" : s == DIAG_WARNING ? "warning" : "note";
+}
+
+/* Append the source line of loc and a caret under its column. */
+static void put_source_line(buf *b, src_loc loc)
+{
+	const src_file *f = loc.file;
+	if (!f || loc.line <= 0)
+		return;
+	const char *p = f->text, *end = f->text + f->len;
+	for (int l = 1; l < loc.line && p < end; p++)
+		if (*p == '\n')
+			l++;
+	const char *e = p;
+	while (e < end && *e != '\n')
+		e++;
+	buf_puts(b, "  ");
+	for (const char *q = p; q < e; q++)
+		buf_put(b, *q == '\t' ? " " : q, 1);
+	buf_puts(b, "\n  ");
+	for (int c = 1; c < loc.col && p + c - 1 < e; c++)
+		buf_puts(b, " ");
+	buf_puts(b, "^\n");
+}
+
+char *diag_format(const diag *dg, bool with_source)
+{
+	buf b;
+	buf_init(&b);
+	if (dg->loc.file)
+		buf_printf(&b, "%s:%d:%d: ", dg->loc.file->path, dg->loc.line, dg->loc.col);
+	else
+		buf_puts(&b, "polc: ");
+	buf_printf(&b, "%s: %s\n", sev_name(dg->sev), dg->msg);
+	if (with_source)
+		put_source_line(&b, dg->loc);
+	return buf_cstr(&b);
+}
+
+void diag_print(const diag_ctx *d, FILE *out, bool color)
+{
+	for (size_t i = 0; i < d->n; i++) {
+		char *s = diag_format(&d->v[i], true);
+		if (color) {
+			const char *c = d->v[i].sev == DIAG_ERROR ? "\033[1;31m" :
+					d->v[i].sev == DIAG_WARNING ? "\033[1;35m" : "\033[1;36m";
+			char *colon = strstr(s, sev_name(d->v[i].sev));
+			if (colon) {
+				fwrite(s, 1, (size_t)(colon - s), out);
+				fprintf(out, "%s%s\033[0m", c, sev_name(d->v[i].sev));
+				fputs(colon + strlen(sev_name(d->v[i].sev)), out);
+			} else {
+				fputs(s, out);
+			}
+		} else {
+			fputs(s, out);
+		}
+		free(s);
+	}
+	size_t max = d->max_errors ? d->max_errors : 100;
+	if (d->nerrors > max)
+		fprintf(out, "polc: note: %zu more errors not shown\n", d->nerrors - max);
+}
+
+static size_t edit_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	if (la > 64 || lb > 64)
+		return 99;
+	size_t row[65];
+	for (size_t j = 0; j <= lb; j++)
+		row[j] = j;
+	for (size_t i = 1; i <= la; i++) {
+		size_t prev = row[0];
+		row[0] = i;
+		for (size_t j = 1; j <= lb; j++) {
+			size_t cur = row[j];
+			size_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
+			size_t best = prev + cost;
+			if (row[j] + 1 < best)
+				best = row[j] + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			row[j] = best;
+			prev = cur;
+		}
+	}
+	return row[lb];
+}
+
+const char *diag_closest(const char *word, const char *const *cands, size_t n)
+{
+	const char *best = NULL;
+	size_t bestd = 99, len = strlen(word);
+	size_t limit = len <= 3 ? 1 : len <= 6 ? 2 : 3;
+	for (size_t i = 0; i < n; i++) {
+		if (!cands[i])
+			continue;
+		size_t dist = edit_distance(word, cands[i]);
+		if (dist < bestd) {
+			bestd = dist;
+			best = cands[i];
+		}
+	}
+	return bestd <= limit ? best : NULL;
+}

@@ -1,0 +1,30 @@
+/* syscalls.h - syscall names and numbers per ABI (from libseccomp's tables)
+ * and argument widths (compiler/syscall-args.tsv, from the kernel's
+ * SYSCALL_DEFINE types).
+ * Promises: numbers for IR_ARCH_X32 carry the 0x40000000 bit; a name that
+ * libseccomp maps to a pseudo (negative) number on an ABI counts as absent
+ * there.
+ */
+#ifndef POLC_SYSCALLS_H
+#define POLC_SYSCALLS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "ir.h"
+
+int sys_resolve(ir_arch a, const char *name);     /* -1 if absent */
+bool sys_known(ir_arch a, uint32_t nr);           /* in the table? */
+/* Name of nr on arch into out (size n); false if unknown. */
+bool sys_name(ir_arch a, uint32_t nr, char *out, size_t n);
+/* Bit i set: argument i of the syscall has a C type of at most 32 bits. */
+uint8_t sys_arg32(const char *name);
+/* Every x86_64 syscall name, for "did you mean". */
+const char *const *sys_names(size_t *n);
+
+/* The generated argument-width table. */
+typedef struct { const char *name; uint8_t arg32; } sys_argwidth;
+extern const sys_argwidth polc_sys_argwidths[];
+extern const size_t polc_sys_nargwidths;
+
+#endif

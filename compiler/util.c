@@ -1,0 +1,179 @@
+/* util.c - see util.h. */
+#include "util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <openssl/sha.h>
+
+static void oom(void)
+{
+	fputs("polc: out of memory\n", stderr);
+	abort();
+}
+
+void *xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+	if (!p)
+		oom();
+	return p;
+}
+
+void *xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size ? size : 1);
+	if (!p)
+		oom();
+	return p;
+}
+
+void *xrealloc(void *p, size_t n)
+{
+	p = realloc(p, n ? n : 1);
+	if (!p)
+		oom();
+	return p;
+}
+
+char *xstrdup(const char *s)
+{
+	return xstrndup(s, strlen(s));
+}
+
+char *xstrndup(const char *s, size_t n)
+{
+	char *p = xmalloc(n + 1);
+	memcpy(p, s, n);
+	p[n] = 0;
+	return p;
+}
+
+char *xasprintf(const char *fmt, ...)
+{
+	va_list ap;
+	buf b;
+	buf_init(&b);
+	va_start(ap, fmt);
+	buf_vprintf(&b, fmt, ap);
+	va_end(ap);
+	return buf_cstr(&b);
+}
+
+void xgrow(void *v, size_t *cap, size_t need, size_t size)
+{
+	void **pv = v;
+	if (need <= *cap)
+		return;
+	size_t c = *cap ? *cap : 8;
+	while (c < need)
+		c *= 2;
+	*pv = xrealloc(*pv, c * size);
+	*cap = c;
+}
+
+void buf_init(buf *b)
+{
+	b->data = NULL;
+	b->len = b->cap = 0;
+}
+
+void buf_free(buf *b)
+{
+	free(b->data);
+	buf_init(b);
+}
+
+void buf_put(buf *b, const void *p, size_t n)
+{
+	xgrow(&b->data, &b->cap, b->len + n + 1, 1);
+	memcpy(b->data + b->len, p, n);
+	b->len += n;
+	b->data[b->len] = 0;
+}
+
+void buf_puts(buf *b, const char *s)
+{
+	buf_put(b, s, strlen(s));
+}
+
+void buf_vprintf(buf *b, const char *fmt, va_list ap)
+{
+	va_list ap2;
+	va_copy(ap2, ap);
+	int n = vsnprintf(NULL, 0, fmt, ap2);
+	va_end(ap2);
+	if (n < 0)
+		return;
+	xgrow(&b->data, &b->cap, b->len + (size_t)n + 1, 1);
+	vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
+	b->len += (size_t)n;
+}
+
+void buf_printf(buf *b, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	buf_vprintf(b, fmt, ap);
+	va_end(ap);
+}
+
+char *buf_cstr(buf *b)
+{
+	xgrow(&b->data, &b->cap, b->len + 1, 1);
+	b->data[b->len] = 0;
+	return b->data;
+}
+
+static int write_all(int fd, const void *data, size_t len)
+{
+	const char *p = data;
+	while (len) {
+		ssize_t n = write(fd, p, len);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+int write_file_atomic(const char *path, const void *data, size_t len)
+{
+	if (!strcmp(path, "-"))
+		return write_all(STDOUT_FILENO, data, len);
+	char *tmp = xasprintf("%s.tmp.XXXXXX", path);
+	int fd = mkstemp(tmp);
+	if (fd < 0) {
+		free(tmp);
+		return -1;
+	}
+	int err = 0;
+	if (write_all(fd, data, len) < 0 || fchmod(fd, 0644) < 0 || fsync(fd) < 0)
+		err = errno;
+	if (close(fd) < 0 && !err)
+		err = errno;
+	if (!err && rename(tmp, path) < 0)
+		err = errno;
+	if (err)
+		unlink(tmp);
+	free(tmp);
+	errno = err;
+	return err ? -1 : 0;
+}
+
+void sha256_hex(const void *data, size_t len, char out[65])
+{
+	unsigned char md[SHA256_DIGEST_LENGTH];
+	SHA256(data, len, md);
+	for (int i = 0; i < SHA256_DIGEST_LENGTH; i++)
+		sprintf(out + 2 * i, "%02x", md[i]);
+	out[64] = 0;
+}
