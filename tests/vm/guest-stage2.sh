@@ -63,14 +63,22 @@ mount_scratch() {
 	want tmpfs /var/cache/apparmor mode=0755
 }
 
-# The guest kernel's own modules, so modprobe works inside.
+# The guest kernel's own modules, so modprobe works inside.  The host may
+# have no /lib/modules to mount over (its root is read-only here), so
+# modprobe is pointed at the tree with -d: MODPROBE_OPTIONS for CMD, and a
+# wrapper as kernel.modprobe for the kernel's own module requests.
+MODPROBE_OPTIONS=""
 mount_modules() {
-	[ -n "${VM_MODDIR:-}" ] && [ -d "$VM_MODDIR" ] || return 0
-	want tmpfs /lib/modules mode=0755
+	[ -n "${VM_MODDIR:-}" ] && [ -d "$VM_MODDIR/$(uname -r)" ] || return 0
+	MODPROBE_OPTIONS="-d ${VM_MODDIR%/lib/modules}"
+	printf '#!/bin/sh\nexec /sbin/modprobe %s "$@"\n' "$MODPROBE_OPTIONS" >"$CTL/modprobe"
+	chmod 0755 "$CTL/modprobe"
+	echo "$CTL/modprobe" >/proc/sys/kernel/modprobe
+	[ -d /lib/modules ] || return 0
 	kver=$(uname -r)
-	mkdir -p "/lib/modules/$kver" &&
+	mount -t tmpfs -o mode=0755 tmpfs /lib/modules && mkdir "/lib/modules/$kver" &&
 		mount --bind "$VM_MODDIR/$kver" "/lib/modules/$kver" 2>>"$CTL/stage2.log" ||
-		echo "warning: cannot bind $VM_MODDIR/$kver" >>"$CTL/stage2.log"
+		echo "warning: cannot bind $VM_MODDIR/$kver at /lib/modules" >>"$CTL/stage2.log"
 }
 
 mount_shares() {
@@ -94,7 +102,7 @@ hostname polc-vm 2>/dev/null
 : >"$CTL/booted"
 
 env -i HOME=/root USER=root LOGNAME=root SHELL=/bin/sh TERM=dumb LANG=C.UTF-8 \
-	PATH="$PATH" /bin/sh -c '. /run/vmctl/env; cd "$0" || exit 125; . /run/vmctl/cmd' \
+	PATH="$PATH" ${MODPROBE_OPTIONS:+MODPROBE_OPTIONS="$MODPROBE_OPTIONS"} /bin/sh -c '. /run/vmctl/env; cd "$0" || exit 125; . /run/vmctl/cmd' \
 	"$VM_CWD" </dev/null >"$CTL/stdout" 2>"$CTL/stderr"
 echo $? >"$CTL/rc.tmp"
 mv "$CTL/rc.tmp" "$CTL/rc"
