@@ -136,9 +136,46 @@ char *diag_format(const diag *dg, bool with_source)
 	return buf_cstr(&b);
 }
 
+/* Diagnostics print in source order (file as read, then line, column), so
+ * that parse and semantic errors interleave as a reader expects. A note
+ * stays with the diagnostic before it. */
+typedef struct { size_t first, n, file; int line, col; } diag_group;
+
+static size_t file_index(const diag_ctx *d, const src_file *f)
+{
+	for (size_t i = 0; f && i < d->nfiles; i++)
+		if (d->files[i] == f)
+			return i + 1;
+	return 0;
+}
+
+static int cmp_group(const void *a, const void *b)
+{
+	const diag_group *x = a, *y = b;
+	if (x->file != y->file)
+		return x->file < y->file ? -1 : 1;
+	if (x->line != y->line)
+		return x->line < y->line ? -1 : 1;
+	if (x->col != y->col)
+		return x->col < y->col ? -1 : 1;
+	return x->first < y->first ? -1 : 1;
+}
+
 void diag_print(const diag_ctx *d, FILE *out, bool color)
 {
+	diag_group *g = xcalloc(d->n + 1, sizeof *g);
+	size_t ng = 0;
 	for (size_t i = 0; i < d->n; i++) {
+		if (d->v[i].sev == DIAG_NOTE && ng) {
+			g[ng - 1].n++;
+			continue;
+		}
+		diag_group x = { i, 1, file_index(d, d->v[i].loc.file), d->v[i].loc.line, d->v[i].loc.col };
+		g[ng++] = x;
+	}
+	qsort(g, ng, sizeof *g, cmp_group);
+	for (size_t k = 0; k < ng; k++)
+	for (size_t i = g[k].first; i < g[k].first + g[k].n; i++) {
 		char *s = diag_format(&d->v[i], true);
 		if (color) {
 			const char *c = d->v[i].sev == DIAG_ERROR ? "\033[1;31m" :
@@ -156,6 +193,7 @@ void diag_print(const diag_ctx *d, FILE *out, bool color)
 		}
 		free(s);
 	}
+	free(g);
 	size_t max = d->max_errors ? d->max_errors : 100;
 	if (d->nerrors > max)
 		fprintf(out, "polc: note: %zu more errors not shown\n", d->nerrors - max);
