@@ -43,6 +43,7 @@
 #define POLC_V_ALLOW 0u
 #define POLC_V_AUDIT 1u
 #define POLC_V_DENY 2u
+#define POLC_V_KILL 3u                        /* kill: a deny that ranks higher */
 #define POLC_STMT_DEFAULT 0xffffu
 #define POLC_DEC(v, err, stmt) (((__u32)(v) << 30) | (((__u32)(err) & 0x3fffu) << 16) | ((__u32)(stmt) & 0xffffu))
 #define POLC_DEC_VERDICT(d) ((__u32)(d) >> 30)
@@ -56,6 +57,15 @@ static inline int polc_dec_wins(__u32 a, __u32 b)
 	if (POLC_DEC_VERDICT(a) != POLC_DEC_VERDICT(b))
 		return POLC_DEC_VERDICT(a) > POLC_DEC_VERDICT(b);
 	return POLC_DEC_STMT(a) < POLC_DEC_STMT(b);
+}
+
+/* Decisions are stored with the statement's own verdict (ir_decide ranks
+ * those); `mode audit` turns deny and kill into audit only at the end. */
+static inline __u32 polc_apply_mode(__u32 mode, __u32 d)
+{
+	if (mode && POLC_DEC_VERDICT(d) >= POLC_V_DENY)
+		return POLC_DEC(POLC_V_AUDIT, 0, POLC_DEC_STMT(d));
+	return d;
 }
 
 /* ---- path channels of the file DFA (one decision per channel) ---- */
@@ -75,10 +85,13 @@ enum {
 /* A DFA in the blob. Transition of state s on byte c:
  *   W[trans + s * ncls + cls[c]].
  * W[accept + s]: low 16 bits index the accept entry of s (entries are
- * nchan decision words at W[entries + i * nchan]); high 16 bits index the
+ * nchan decision words at W[entries + i * nchan]); bits 16..30 index the
  * entry of the most restrictive decision reachable from s, which decides a
- * path longer than POLC_PATH_MAX (fail closed). Entry 0 is the all-default
- * entry; a state whose high half is 0 can never reach another decision. */
+ * path of POLC_PATH_MAX bytes or more (fail closed). Entry 0 is the all-default
+ * entry. Bit 31 of W[accept + s] ("dead") says only entry 0 is reachable
+ * from s; transition words into such a state carry POLC_TRANS_DEAD (their
+ * low 31 bits are the state), so the walk stops early. */
+#define POLC_TRANS_DEAD 0x80000000u   /* in a transition word: target is dead */
 struct polc_dfa {
 	__u32 nstates, ncls, nchan, nentries;
 	__u32 trans, accept, entries;  /* word offsets */
@@ -95,7 +108,7 @@ struct polc_dfa {
 /* ---- network rules: POLC_NET_WORDS words each, in statement order ---- */
 #define POLC_NET_WORDS 8u
 /* w0: op | family << 8 | proto << 16 | flags << 24
- * w1: prefix (bits)
+ * w1: prefix (bits) | address family << 8
  * w2..w5: address, network byte order (first 4 bytes for IPv4)
  * w6: port_lo | port_hi << 16 (host order)
  * w7: decision word */
@@ -151,7 +164,9 @@ static inline int polc_proto_is(__u32 p, const struct polc_net_ev *e)
 
 static inline int polc_prefix_match(const __u32 *r, const struct polc_net_ev *e)
 {
-	__u32 bits = r[1], i;
+	__u32 bits = r[1] & 0xff, i;
+	if ((r[1] >> 8) != e->family)
+		return 0;
 	const __u8 *a = (const __u8 *)&r[2];
 	for (i = 0; i < 16; i++) {
 		__u32 n = bits >= 8 ? 8 : bits;

@@ -11,11 +11,13 @@
 
 uint32_t bpfb_decision(const ir_policy *p, ir_action a, uint32_t id)
 {
-	ir_action e = ir_effective(p, a);
-	uint32_t v = e.verdict == IR_ALLOW ? POLC_V_ALLOW :
-		     e.verdict == IR_AUDIT ? POLC_V_AUDIT :
-		     e.verdict == IR_DENY ? POLC_V_DENY : 3u;   /* kill: deny, ranks above */
-	int err = v >= POLC_V_DENY ? (e.err > 0 ? e.err : EPERM) : 0;
+	/* The raw verdict: ir_decide ranks statements before the mode is
+	 * applied; polc_apply_mode() lowers deny/kill under `mode audit`. */
+	(void)p;
+	uint32_t v = a.verdict == IR_ALLOW ? POLC_V_ALLOW :
+		     a.verdict == IR_AUDIT ? POLC_V_AUDIT :
+		     a.verdict == IR_DENY ? POLC_V_DENY : POLC_V_KILL;
+	int err = v >= POLC_V_DENY ? (a.err > 0 ? a.err : EPERM) : 0;
 	return POLC_DEC(v, err, id);
 }
 
@@ -74,6 +76,11 @@ static void put_dfa(words *w, const dfa *d, struct polc_dfa *h, uint8_t *cls)
 	h->nentries = d->nentries;
 	h->start = d->start;
 	h->trans = w_append(w, d->trans, (size_t)d->nstates * d->ncls);
+	/* A transition into a dead state carries POLC_TRANS_DEAD, so the walk
+	 * can stop without reading the accept word. */
+	for (size_t i = 0; i < (size_t)d->nstates * d->ncls; i++)
+		if (DFA_ACC_DEAD(d->accept[d->trans[i]]))
+			w->v[h->trans + i] |= POLC_TRANS_DEAD;
 	h->accept = w_append(w, d->accept, d->nstates);
 	h->entries = w_append(w, d->entries, (size_t)d->nentries * d->nchan);
 	memcpy(cls, d->cls, 256);
@@ -171,7 +178,8 @@ static int lower_mounts(const ir_policy *p, dfa *out, diag_ctx *dg)
 static void lower_net(const ir_policy *p, words *w, struct polc_hdr *h)
 {
 	uint32_t base = stmt_base(p, IR_NETWORK);
-	h->net = (uint32_t)w->n;
+	w_append(w, NULL, (POLC_NET_WORDS - w->n % POLC_NET_WORDS) % POLC_NET_WORDS);
+	h->net = (uint32_t)w->n;   /* aligned: a rule never crosses a chunk */
 	h->nnet = (uint32_t)p->dom[IR_NETWORK].n;
 	for (size_t i = 0; i < p->dom[IR_NETWORK].n; i++) {
 		const ir_stmt *s = &p->dom[IR_NETWORK].v[i];
@@ -181,7 +189,7 @@ static void lower_net(const ir_policy *p, words *w, struct polc_hdr *h)
 		r[0] = (uint32_t)n->op | (uint32_t)(n->family & 0xff) << 8 |
 		       (uint32_t)n->proto << 16 | fl << 24;
 		if (n->has_addr) {
-			r[1] = (uint32_t)n->addr.prefix;
+			r[1] = (uint32_t)n->addr.prefix | (uint32_t)(n->addr.family & 0xff) << 8;
 			memcpy(&r[2], n->addr.addr, 16);
 		}
 		if (n->has_port)
@@ -210,9 +218,7 @@ static void lower_simple(const ir_policy *p, struct polc_hdr *h)
 		h->ptrace[m] = dflt(p, IR_PTRACE);
 		for (size_t i = 0; i < p->dom[IR_PTRACE].n; i++) {
 			const ir_stmt *s = &p->dom[IR_PTRACE].v[i];
-			unsigned modes = s->u.ptrace.modes ? s->u.ptrace.modes :
-				IR_PTRACE_READ | IR_PTRACE_TRACE;
-			if (modes & bit)
+			if (s->u.ptrace.modes & bit)
 				pick(&h->ptrace[m], &hit, bpfb_decision(p, s->action, base + (uint32_t)i));
 		}
 	}
@@ -408,7 +414,7 @@ static const char *check_dfa(const uint32_t *w, size_t nw, const struct polc_dfa
 		if (cls[b] >= d->ncls)
 			return "byte class out of range";
 	for (uint64_t i = 0; i < (uint64_t)d->nstates * d->ncls; i++)
-		if (w[d->trans + i] >= d->nstates)
+		if ((w[d->trans + i] & ~POLC_TRANS_DEAD) >= d->nstates)
 			return "DFA transition out of range";
 	for (uint32_t s = 0; s < d->nstates; s++) {
 		uint32_t a = w[d->accept + s];
@@ -428,7 +434,8 @@ const char *bpfb_validate(const uint32_t *w, size_t nw)
 	if (h->blob_words != nw || nw > POLC_MAX_BLOB_WORDS)
 		return "blob size mismatch";
 	if (h->nstmts > POLC_MAX_STMTS || h->nnet > POLC_MAX_NET ||
-	    h->net > nw || (uint64_t)h->nnet * POLC_NET_WORDS > nw - h->net)
+	    h->net > nw || h->net % POLC_NET_WORDS ||
+	    (uint64_t)h->nnet * POLC_NET_WORDS > nw - h->net)
 		return "network rules outside the blob";
 	const char *e = check_dfa(w, nw, &h->file, (const uint8_t *)(w + POLC_CLS_FILE_OFF), POLC_NCHAN);
 	if (!e)

@@ -63,7 +63,8 @@ uint32_t bpfb_eval(const uint32_t *w, size_t nwords, const ir_event *ev);
 /* The statement with id `id` in p's numbering; NULL for the default. */
 const ir_stmt *bpfb_stmt(const ir_policy *p, uint32_t id);
 
-/* Decision word of an action (after the mode) for statement id. */
+/* Decision word of an action for statement id: the statement's own verdict
+ * (ir_decide ranks those); polc_apply_mode() applies `mode audit` last. */
 uint32_t bpfb_decision(const ir_policy *p, ir_action a, uint32_t id);
 
 #endif

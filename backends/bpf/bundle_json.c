@@ -62,7 +62,7 @@ static void put_dfa(buf *o, const uint32_t *w, const char *name,
 			   s ? "," : "", DFA_ACC_ENTRY(a), DFA_ACC_WORST(a),
 			   DFA_ACC_DEAD(a) ? "true" : "false");
 		for (uint32_t c = 0; c < d->ncls; c++)
-			buf_printf(o, "%s%u", c ? "," : "", w[d->trans + s * d->ncls + c]);
+			buf_printf(o, "%s%u", c ? "," : "", w[d->trans + s * d->ncls + c] & ~POLC_TRANS_DEAD);
 		buf_puts(o, "]}");
 	}
 	buf_puts(o, "]\n  },\n");

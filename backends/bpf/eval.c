@@ -18,8 +18,9 @@ typedef struct {
 static void walk(walker *k, const char *s, size_t n)
 {
 	for (size_t i = 0; i < n && !k->dead; i++) {
-		k->st = k->w[k->d->trans + k->st * k->d->ncls + k->cls[(uint8_t)s[i]]];
-		k->dead = DFA_ACC_DEAD(k->w[k->d->accept + k->st]);
+		uint32_t t = k->w[k->d->trans + k->st * k->d->ncls + k->cls[(uint8_t)s[i]]];
+		k->st = t & ~POLC_TRANS_DEAD;
+		k->dead = t >> 31;
 	}
 }
 
@@ -92,10 +93,9 @@ static uint32_t eval_net(const uint32_t *w, const ir_event *ev)
 	return best;
 }
 
-uint32_t bpfb_eval(const uint32_t *w, size_t nwords, const ir_event *ev)
+static uint32_t eval_raw(const uint32_t *w, const ir_event *ev)
 {
 	const struct polc_hdr *h = (const void *)w;
-	(void)nwords;   /* validated by bpfb_parse/bpfb_validate */
 	switch (ev->domain) {
 	case IR_FILE: {
 		unsigned perm = ev->u.file.perm;
@@ -123,4 +123,11 @@ uint32_t bpfb_eval(const uint32_t *w, size_t nwords, const ir_event *ev)
 	default:
 		return h->defaults[(int)ev->domain < (int)POLC_ND ? (int)ev->domain : 0];
 	}
+}
+
+uint32_t bpfb_eval(const uint32_t *w, size_t nwords, const ir_event *ev)
+{
+	const struct polc_hdr *h = (const void *)w;
+	(void)nwords;   /* validated by bpfb_parse/bpfb_validate */
+	return polc_apply_mode(h->mode, eval_raw(w, ev));
 }

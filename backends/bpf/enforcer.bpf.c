@@ -1,0 +1,632 @@
+/* enforcer.bpf.c - the one BPF LSM program of polc. Fixed: a policy is data
+ * in its maps (bpf_layout.h), never code. Every hook first finds the
+ * policy of the current task's cgroup (or of its nearest enforced
+ * ancestor); a task outside every enforced cgroup returns at once. Each
+ * hook passes through a denial from an earlier BPF LSM program
+ * (`if (ret) return ret;`), then decides the event from the tables exactly
+ * as backends/bpf/eval.c does, counts it per statement, logs deny/audit
+ * decisions to a ring buffer (drops are counted), and returns -errno for a
+ * denial.
+ *
+ * Paths come from bpf_d_path() in the sleepable hooks that allow it; a path
+ * that does not fit POLC_PATH_MAX is decided by the start state's worst
+ * entry (fail closed); a map lookup that fails (policy being replaced)
+ * also decides fail closed.
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include <bpf/bpf_core_read.h>
+#include <bpf/bpf_endian.h>
+#include "bpf_layout.h"
+
+char LICENSE[] SEC("license") = "GPL";
+
+#define FMODE_READ 0x1
+#define FMODE_WRITE 0x2
+#define FMODE_EXEC 0x20
+#define O_APPEND_ 02000
+#define PTRACE_MODE_ATTACH 0x02
+#define CAP_OPT_NOAUDIT 0x2
+#define EPERM_ 1
+#define PBUF (POLC_PATH_MAX + 128)
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, POLC_MAX_POLICIES * 16);
+	__type(key, __u64);                  /* cgroup id */
+	__type(value, __u32);                /* policy id */
+} polc_cgroups SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, POLC_MAX_CHUNKS);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, struct polc_blob_key);
+	__type(value, struct polc_chunk);
+} polc_blob SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
+	__uint(max_entries, 65536);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, struct polc_cnt_key);
+	__type(value, __u64);
+} polc_counters SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 256 * 1024);
+} polc_events SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u64);
+} polc_drops SEC(".maps");
+
+/* The path of the event being decided: per task, so that a preempted
+ * sleepable program never shares its buffer. Only confined tasks get one. */
+struct pathbuf {
+	char p[PBUF];
+};
+struct {
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
+	__type(value, struct pathbuf);
+} polc_paths SEC(".maps");
+
+/* ------------------------------------------------------------- scope */
+
+static __always_inline int policy_of_current(__u32 *pid)
+{
+	__u64 cg = bpf_get_current_cgroup_id();
+	__u32 *p = bpf_map_lookup_elem(&polc_cgroups, &cg);
+	if (p) {
+		*pid = *p;
+		return 1;
+	}
+	/* the nearest enforced ancestor: deepest level first */
+	for (int l = POLC_CGROUP_DEPTH - 1; l >= 1; l--) {
+		__u64 a = bpf_get_current_ancestor_cgroup_id(l);
+		if (!a || a == cg)
+			continue;
+		p = bpf_map_lookup_elem(&polc_cgroups, &a);
+		if (p) {
+			*pid = *p;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+static __always_inline struct polc_chunk *chunk(__u32 policy, __u32 idx)
+{
+	struct polc_blob_key k = { .policy = policy, .chunk = idx >> POLC_CHUNK_SHIFT };
+	return bpf_map_lookup_elem(&polc_blob, &k);
+}
+
+static __always_inline int word(__u32 policy, __u32 idx, __u32 *out)
+{
+	struct polc_chunk *c = chunk(policy, idx);
+	if (!c)
+		return 0;
+	*out = c->w[idx & (POLC_CHUNK_WORDS - 1)];
+	return 1;
+}
+
+/* ---------------------------------------------------------- decisions */
+
+static __always_inline __u32 deny_all(void)
+{
+	return POLC_DEC(POLC_V_DENY, EPERM_, POLC_STMT_DEFAULT);
+}
+
+static __always_inline int finish(__u32 policy, __u32 mode, __u32 dec, __u32 domain,
+				  const char *detail, int log)
+{
+	dec = polc_apply_mode(mode, dec);
+	__u32 v = POLC_DEC_VERDICT(dec);
+	if (v == POLC_V_ALLOW)
+		return 0;
+	struct polc_cnt_key ck = { .policy = policy, .stmt = POLC_DEC_STMT(dec) };
+	__u64 *n = bpf_map_lookup_elem(&polc_counters, &ck);
+	if (n) {
+		__sync_fetch_and_add(n, 1);
+	} else {
+		__u64 one = 1;
+		bpf_map_update_elem(&polc_counters, &ck, &one, BPF_NOEXIST);
+	}
+	if (log) {
+		struct polc_event *e = bpf_ringbuf_reserve(&polc_events, sizeof *e, 0);
+		if (e) {
+			e->cgroup = bpf_get_current_cgroup_id();
+			e->policy = policy;
+			e->decision = dec;
+			e->domain = domain;
+			e->pid = bpf_get_current_pid_tgid() >> 32;
+			bpf_get_current_comm(e->comm, sizeof e->comm);
+			e->detail[0] = 0;
+			if (detail)
+				bpf_probe_read_kernel_str(e->detail, sizeof e->detail, detail);
+			bpf_ringbuf_submit(e, 0);
+		} else {
+			__u32 z = 0;
+			__u64 *d = bpf_map_lookup_elem(&polc_drops, &z);
+			if (d)
+				__sync_fetch_and_add(d, 1);
+		}
+	}
+	if (v == POLC_V_AUDIT)
+		return 0;
+	return -(int)POLC_DEC_ERR(dec);
+}
+
+/* ---------------------------------------------------------- DFA walk */
+
+struct walk {
+	__u32 policy, st, ncls, trans, cls_off, len, base, dead, fail;
+};
+
+static long walk_step(__u64 i, void *vctx)
+{
+	struct walk *w = vctx;
+	struct pathbuf *pb = bpf_task_storage_get(&polc_paths, bpf_get_current_task_btf(), 0, 0);
+	struct polc_chunk *c0 = chunk(w->policy, 0);
+	__u32 at = w->base + (__u32)i, t;
+	if (!pb || !c0 || at >= PBUF) {
+		w->fail = 1;
+		return 1;
+	}
+	__u8 b = (__u8)pb->p[at];
+	__u32 cls_at = w->cls_off * 4 + b;   /* byte offset in chunk 0 */
+	if (cls_at >= POLC_CHUNK_WORDS * 4) {
+		w->fail = 1;
+		return 1;
+	}
+	__u8 cls = ((__u8 *)c0->w)[cls_at];
+	if (!word(w->policy, w->trans + w->st * w->ncls + cls, &t)) {
+		w->fail = 1;
+		return 1;
+	}
+	w->st = t & ~POLC_TRANS_DEAD;
+	if (t & POLC_TRANS_DEAD) {
+		w->dead = 1;
+		return 1;
+	}
+	return 0;
+}
+
+/* Walk n bytes of the task's path buffer from offset base. */
+static __always_inline void walk_bytes(struct walk *w, __u32 base, __u32 n)
+{
+	if (w->dead || w->fail)
+		return;
+	w->base = base;
+	bpf_loop(n, walk_step, w, 0);
+}
+
+/* The decision word of channel ch for the walk's end (or the start's worst
+ * entry if `worst`). */
+static __always_inline __u32 walk_result(struct walk *w, const struct polc_dfa *d,
+					 __u32 ch, int worst)
+{
+	__u32 a, entry, dec;
+	if (w->fail)
+		return deny_all();
+	if (w->dead && !worst) {
+		entry = 0;
+	} else {
+		if (!word(w->policy, d->accept + (worst ? d->start : w->st), &a))
+			return deny_all();
+		entry = worst ? (a >> 16) & 0x7fff : a & 0xffff;
+	}
+	if (!word(w->policy, d->entries + entry * d->nchan + ch, &dec))
+		return deny_all();
+	return dec;
+}
+
+/* ---------------------------------------------------------- file hooks */
+
+/* Decide the path at the start of the task's buffer for up to three
+ * channels; the most restrictive wins. */
+static __always_inline int decide_path(__u32 policy, const struct path *path,
+				       __u32 ch0, __u32 ch1, __u32 ch2, __u32 domain)
+{
+	struct polc_chunk *c0 = chunk(policy, 0);
+	if (!c0)
+		return finish(policy, 0, deny_all(), domain, 0, 1);
+	struct polc_hdr *h = (struct polc_hdr *)c0->w;
+	struct polc_dfa d = h->file;
+	__u32 mode = h->mode;
+	struct pathbuf *pb = bpf_task_storage_get(&polc_paths, bpf_get_current_task_btf(), 0,
+						  BPF_LOCAL_STORAGE_GET_F_CREATE);
+	if (!pb)
+		return finish(policy, mode, deny_all(), domain, 0, 1);
+	long n = bpf_d_path((struct path *)path, pb->p, POLC_PATH_MAX);
+	struct walk w = { .policy = policy, .st = d.start, .ncls = d.ncls, .trans = d.trans,
+			  .cls_off = POLC_CLS_FILE_OFF };
+	int worst = n <= 0;
+	if (!worst)
+		walk_bytes(&w, 0, (__u32)n - 1);   /* n counts the NUL */
+	__u32 best = walk_result(&w, &d, ch0, worst);
+	if (ch1 != ch0) {
+		__u32 x = walk_result(&w, &d, ch1, worst);
+		if (polc_dec_wins(x, best))
+			best = x;
+	}
+	if (ch2 != ch0 && ch2 != ch1) {
+		__u32 x = walk_result(&w, &d, ch2, worst);
+		if (polc_dec_wins(x, best))
+			best = x;
+	}
+	return finish(policy, mode, best, domain, worst ? 0 : pb->p, 1);
+}
+
+SEC("lsm.s/file_open")
+int BPF_PROG(polc_file_open, struct file *file, int ret)
+{
+	__u32 policy;
+	if (ret)
+		return ret;
+	if (!policy_of_current(&policy))
+		return 0;
+	__u32 fmode = BPF_CORE_READ(file, f_mode), flags = BPF_CORE_READ(file, f_flags);
+	__u32 c[3], n = 0;
+	if (fmode & FMODE_EXEC) {
+		c[n++] = POLC_CH_EXECP;   /* execve/uselib open: the exec permission */
+	} else {
+		if (fmode & FMODE_READ)
+			c[n++] = POLC_CH_READ;
+		if (fmode & FMODE_WRITE)
+			c[n++] = (flags & O_APPEND_) ? POLC_CH_APPEND : POLC_CH_WRITE;
+	}
+	if (!n)
+		return 0;
+	__u32 c0 = c[0], c1 = n > 1 ? c[1] : c0;
+	return decide_path(policy, &file->f_path, c0, c1, c1, POLC_D_FILE);
+}
+
+SEC("lsm.s/mmap_file")
+int BPF_PROG(polc_mmap_file, struct file *file, unsigned long reqprot, unsigned long prot,
+	     unsigned long flags, int ret)
+{
+	__u32 policy;
+	if (ret)
+		return ret;
+	if (!file || !(prot & 0x4 /* PROT_EXEC */) || !policy_of_current(&policy))
+		return 0;
+	return decide_path(policy, &file->f_path, POLC_CH_MMAP, POLC_CH_MMAP, POLC_CH_MMAP,
+			   POLC_D_FILE);
+}
+
+SEC("lsm.s/file_lock")
+int BPF_PROG(polc_file_lock, struct file *file, unsigned int cmd, int ret)
+{
+	__u32 policy;
+	if (ret)
+		return ret;
+	if (!policy_of_current(&policy))
+		return 0;
+	return decide_path(policy, &file->f_path, POLC_CH_LOCK, POLC_CH_LOCK, POLC_CH_LOCK,
+			   POLC_D_FILE);
+}
+
+SEC("lsm.s/bprm_check_security")
+int BPF_PROG(polc_bprm_check, struct linux_binprm *bprm, int ret)
+{
+	__u32 policy;
+	if (ret)
+		return ret;
+	if (!policy_of_current(&policy))
+		return 0;
+	struct file *f = bprm->file;   /* a trusted pointer: bpf_d_path needs one */
+	if (!f)
+		return 0;
+	return decide_path(policy, &f->f_path, POLC_CH_EXEC, POLC_CH_EXEC, POLC_CH_EXEC,
+			   POLC_D_EXEC);
+}
+
+/* ------------------------------------------------------------- mount */
+
+/* Input: op byte, fstype, '\n', target path (bpf_layout.h). */
+static __always_inline int decide_mount(__u32 policy, __u8 op, const char *fstype,
+					const struct path *target)
+{
+	struct polc_chunk *c0 = chunk(policy, 0);
+	if (!c0)
+		return finish(policy, 0, deny_all(), POLC_D_MOUNT, 0, 1);
+	struct polc_hdr *h = (struct polc_hdr *)c0->w;
+	struct polc_dfa d = h->mount;
+	__u32 mode = h->mode;
+	struct pathbuf *pb = bpf_task_storage_get(&polc_paths, bpf_get_current_task_btf(), 0,
+						  BPF_LOCAL_STORAGE_GET_F_CREATE);
+	if (!pb)
+		return finish(policy, mode, deny_all(), POLC_D_MOUNT, 0, 1);
+	struct walk w = { .policy = policy, .st = d.start, .ncls = d.ncls, .trans = d.trans,
+			  .cls_off = POLC_CLS_MOUNT_OFF };
+	int worst = 0;
+	long fl = 0;
+	pb->p[0] = op;
+	if (fstype && op == POLC_MOUNT_OP_MOUNT) {
+		fl = bpf_probe_read_kernel_str(&pb->p[1], POLC_FSTYPE_MAX + 1, fstype);
+		if (fl < 1)
+			fl = 1;   /* unreadable: as if empty */
+		if (fl > POLC_FSTYPE_MAX)
+			worst = 1;   /* fstype of POLC_FSTYPE_MAX bytes or more (eval.c) */
+		fl -= 1;
+	}
+	__u32 off = 1 + ((__u32)fl & 63);
+	pb->p[off & 127] = POLC_MOUNT_SEP;
+	off = (off + 1) & 127;
+	long n = 1;
+	if (target) {
+		n = bpf_d_path((struct path *)target, &pb->p[off], POLC_PATH_MAX);
+		if (n <= 0)
+			worst = 1;
+	}
+	if (!worst)
+		walk_bytes(&w, 0, off + (__u32)n - 1);
+	__u32 dec = walk_result(&w, &d, 0, worst);
+	return finish(policy, mode, dec, POLC_D_MOUNT, worst ? 0 : &pb->p[off], 1);
+}
+
+SEC("lsm.s/sb_mount")
+int BPF_PROG(polc_sb_mount, const char *dev_name, const struct path *path, const char *type,
+	     unsigned long flags, void *data, int ret)
+{
+	__u32 policy;
+	if (ret)
+		return ret;
+	if (!policy_of_current(&policy))
+		return 0;
+	return decide_mount(policy, POLC_MOUNT_OP_MOUNT, type, path);
+}
+
+SEC("lsm/sb_umount")
+int BPF_PROG(polc_sb_umount, struct vfsmount *mnt, int flags, int ret)
+{
+	__u32 policy;
+	if (ret)
+		return ret;
+	if (!policy_of_current(&policy))
+		return 0;
+	return decide_mount(policy, POLC_MOUNT_OP_UMOUNT, 0, 0);   /* target unseen: classify */
+}
+
+SEC("lsm/sb_pivotroot")
+int BPF_PROG(polc_sb_pivotroot, const struct path *old_path, const struct path *new_path, int ret)
+{
+	__u32 policy;
+	if (ret)
+		return ret;
+	if (!policy_of_current(&policy))
+		return 0;
+	/* non-sleepable: no bpf_d_path; decided without the target (classify) */
+	struct polc_chunk *c0 = chunk(policy, 0);
+	if (!c0)
+		return finish(policy, 0, deny_all(), POLC_D_MOUNT, 0, 1);
+	struct polc_hdr *h = (struct polc_hdr *)c0->w;
+	struct polc_dfa d = h->mount;
+	__u32 mode = h->mode;
+	struct pathbuf *pb = bpf_task_storage_get(&polc_paths, bpf_get_current_task_btf(), 0,
+						  BPF_LOCAL_STORAGE_GET_F_CREATE);
+	if (!pb)
+		return finish(policy, mode, deny_all(), POLC_D_MOUNT, 0, 1);
+	pb->p[0] = POLC_MOUNT_OP_PIVOT;
+	pb->p[1] = POLC_MOUNT_SEP;
+	struct walk w = { .policy = policy, .st = d.start, .ncls = d.ncls, .trans = d.trans,
+			  .cls_off = POLC_CLS_MOUNT_OFF };
+	walk_bytes(&w, 0, 2);
+	return finish(policy, mode, walk_result(&w, &d, 0, 0), POLC_D_MOUNT, 0, 1);
+}
+
+/* -------------------------------------------------- simple decisions */
+
+static __always_inline int decide_word(__u32 policy, __u32 idx, __u32 domain, int log)
+{
+	struct polc_chunk *c0 = chunk(policy, 0);
+	if (!c0)
+		return finish(policy, 0, deny_all(), domain, 0, log);
+	struct polc_hdr *h = (struct polc_hdr *)c0->w;
+	__u32 mode = h->mode;
+	if (idx >= POLC_CHUNK_WORDS)
+		return finish(policy, mode, deny_all(), domain, 0, log);
+	return finish(policy, mode, c0->w[idx], domain, 0, log);
+}
+
+#define HDR_WORD(field) (__builtin_offsetof(struct polc_hdr, field) / 4)
+
+SEC("lsm/capable")
+int BPF_PROG(polc_capable, const struct cred *cred, struct user_namespace *ns, int cap,
+	     unsigned int opts, int ret)
+{
+	__u32 policy;
+	if (ret)
+		return ret;
+	if (!policy_of_current(&policy))
+		return 0;
+	return decide_word(policy, HDR_WORD(caps) + ((__u32)cap & 63), POLC_D_CAP,
+			   !(opts & CAP_OPT_NOAUDIT));
+}
+
+SEC("lsm/ptrace_access_check")
+int BPF_PROG(polc_ptrace, struct task_struct *child, unsigned int mode, int ret)
+{
+	__u32 policy;
+	if (ret)
+		return ret;
+	if (!policy_of_current(&policy))
+		return 0;
+	return decide_word(policy, HDR_WORD(ptrace) + ((mode & PTRACE_MODE_ATTACH) ? 1 : 0),
+			   POLC_D_PTRACE, 1);
+}
+
+SEC("lsm/task_kill")
+int BPF_PROG(polc_task_kill, struct task_struct *p, struct kernel_siginfo *info, int sig,
+	     const struct cred *cred, int ret)
+{
+	__u32 policy;
+	if (ret)
+		return ret;
+	if (!policy_of_current(&policy))
+		return 0;
+	return decide_word(policy, HDR_WORD(signal), POLC_D_SIGNAL, 1);
+}
+
+/* ------------------------------------------------------------ network */
+
+struct netwalk {
+	__u32 policy, net, best, hit, fail;
+	struct polc_net_ev ev;
+};
+
+static long net_step(__u64 i, void *vctx)
+{
+	struct netwalk *x = vctx;
+	__u32 at = x->net + (__u32)i * POLC_NET_WORDS;
+	struct polc_chunk *c = chunk(x->policy, at);
+	if (!c) {
+		x->fail = 1;
+		return 1;
+	}
+	const __u32 *r = &c->w[at & (POLC_CHUNK_WORDS - POLC_NET_WORDS)];
+	if (polc_net_match(r, &x->ev) && (!x->hit || polc_dec_wins(r[7], x->best))) {
+		x->best = r[7];
+		x->hit = 1;
+	}
+	return 0;
+}
+
+static __always_inline void read_addr(struct polc_net_ev *e, const struct sockaddr *sa)
+{
+	__u16 fam = 0;
+	if (!sa)
+		return;
+	bpf_probe_read_kernel(&fam, sizeof fam, &sa->sa_family);
+	if (fam == POLC_AF_INET) {
+		struct sockaddr_in in;
+		bpf_probe_read_kernel(&in, sizeof in, sa);
+		__builtin_memcpy(e->addr, &in.sin_addr, 4);
+		e->port = bpf_ntohs(in.sin_port);
+		e->has_addr = 1;
+	} else if (fam == POLC_AF_INET6) {
+		struct sockaddr_in6 in6;
+		bpf_probe_read_kernel(&in6, sizeof in6, sa);
+		__builtin_memcpy(e->addr, &in6.sin6_addr, 16);
+		e->port = bpf_ntohs(in6.sin6_port);
+		e->has_addr = 1;
+	}
+}
+
+static __always_inline int decide_net(__u32 policy, struct netwalk *x)
+{
+	struct polc_chunk *c0 = chunk(policy, 0);
+	if (!c0)
+		return finish(policy, 0, deny_all(), POLC_D_NET, 0, 1);
+	struct polc_hdr *h = (struct polc_hdr *)c0->w;
+	__u32 mode = h->mode, nnet = h->nnet;
+	x->policy = policy;
+	x->net = h->net;
+	x->best = h->defaults[POLC_D_NET];
+	if (nnet > POLC_MAX_NET)
+		nnet = POLC_MAX_NET;
+	bpf_loop(nnet, net_step, x, 0);
+	return finish(policy, mode, x->fail ? deny_all() : x->best, POLC_D_NET, 0, 1);
+}
+
+static __always_inline void sock_ev(struct netwalk *x, struct socket *sock, __u32 op)
+{
+	struct sock *sk = BPF_CORE_READ(sock, sk);
+	x->ev.op = op;
+	x->ev.type = BPF_CORE_READ(sock, type);
+	if (sk) {
+		x->ev.family = BPF_CORE_READ(sk, __sk_common.skc_family);
+		x->ev.protocol = BPF_CORE_READ(sk, sk_protocol);
+	}
+}
+
+SEC("lsm/socket_create")
+int BPF_PROG(polc_socket_create, int family, int type, int protocol, int kern, int ret)
+{
+	__u32 policy;
+	if (ret)
+		return ret;
+	if (kern || !policy_of_current(&policy))
+		return 0;
+	struct netwalk x = { .ev = { .op = POLC_NET_CREATE, .family = family, .type = type,
+				     .protocol = protocol } };
+	return decide_net(policy, &x);
+}
+
+SEC("lsm/socket_connect")
+int BPF_PROG(polc_socket_connect, struct socket *sock, struct sockaddr *address, int addrlen,
+	     int ret)
+{
+	__u32 policy;
+	if (ret)
+		return ret;
+	if (!policy_of_current(&policy))
+		return 0;
+	struct netwalk x = {};
+	sock_ev(&x, sock, POLC_NET_CONNECT);
+	read_addr(&x.ev, address);
+	return decide_net(policy, &x);
+}
+
+SEC("lsm/socket_bind")
+int BPF_PROG(polc_socket_bind, struct socket *sock, struct sockaddr *address, int addrlen,
+	     int ret)
+{
+	__u32 policy;
+	if (ret)
+		return ret;
+	if (!policy_of_current(&policy))
+		return 0;
+	struct netwalk x = {};
+	sock_ev(&x, sock, POLC_NET_BIND);
+	read_addr(&x.ev, address);
+	return decide_net(policy, &x);
+}
+
+SEC("lsm/socket_listen")
+int BPF_PROG(polc_socket_listen, struct socket *sock, int backlog, int ret)
+{
+	__u32 policy;
+	if (ret)
+		return ret;
+	if (!policy_of_current(&policy))
+		return 0;
+	struct netwalk x = {};
+	sock_ev(&x, sock, POLC_NET_LISTEN);
+	return decide_net(policy, &x);
+}
+
+SEC("lsm/socket_accept")
+int BPF_PROG(polc_socket_accept, struct socket *sock, struct socket *newsock, int ret)
+{
+	__u32 policy;
+	if (ret)
+		return ret;
+	if (!policy_of_current(&policy))
+		return 0;
+	struct netwalk x = {};
+	sock_ev(&x, sock, POLC_NET_ACCEPT);
+	return decide_net(policy, &x);
+}
+
+SEC("lsm/socket_sendmsg")
+int BPF_PROG(polc_socket_sendmsg, struct socket *sock, struct msghdr *msg, int size, int ret)
+{
+	__u32 policy;
+	if (ret)
+		return ret;
+	if (!policy_of_current(&policy))
+		return 0;
+	struct netwalk x = {};
+	sock_ev(&x, sock, POLC_NET_SEND);
+	read_addr(&x.ev, BPF_CORE_READ(msg, msg_name));
+	return decide_net(policy, &x);
+}

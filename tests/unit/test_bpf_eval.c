@@ -1,0 +1,369 @@
+/* test_bpf_eval.c - the bundle means what the policy means: for every rule
+ * of the library and several hand-written policies, lower to a bundle,
+ * write it to bytes and parse it back, then decide random and adversarial
+ * events (deep paths, //, /./, trailing '/', long names, UTF-8, long
+ * paths, addresses near each CIDR, ports at range edges) with the bundle
+ * evaluator and with ir_decide(): verdict, errno and deciding statement
+ * must agree; a path too long to walk must be decided at least as
+ * restrictively (fail closed). */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <cmocka.h>
+
+#include <sys/socket.h>
+#include <netinet/in.h>
+
+#include "compiler/compile.h"
+#include "backends/bpf/bundle.h"
+
+#if defined(__SANITIZE_ADDRESS__)
+#define SLOW 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define SLOW 1
+#endif
+#endif
+#ifdef SLOW
+#define EVENTS 5000      /* sanitizers: ~20x slower */
+#else
+#define EVENTS 100000
+#endif
+
+static unsigned rs = 777;
+static unsigned rnd(void)
+{
+	rs = rs * 1103515245u + 12345u;
+	return (rs >> 8) & 0xffffff;
+}
+
+static const char alpha[] = "/ab.sc09etdpaswrunvxqyfkhl-_\xc3\xa9*";
+
+typedef struct {
+	const char *g[512];
+	size_t ng;
+} globs;
+
+static void collect(const ir_policy *p, globs *gs)
+{
+	gs->ng = 0;
+	for (int d = IR_FILE; d <= IR_EXEC; d++)
+		for (size_t i = 0; i < p->dom[d].n && gs->ng < 512; i++)
+			gs->g[gs->ng++] = p->dom[d].v[i].u.file.glob;
+	for (size_t i = 0; i < p->dom[IR_MOUNT].n && gs->ng < 512; i++)
+		if (p->dom[IR_MOUNT].v[i].u.mount.target)
+			gs->g[gs->ng++] = p->dom[IR_MOUNT].v[i].u.mount.target;
+}
+
+static void seg(char *p, size_t *n, size_t cap, unsigned max)
+{
+	unsigned len = rnd() % (max + 1);
+	for (unsigned k = 0; k < len && *n + 1 < cap; k++)
+		p[(*n)++] = alpha[rnd() % (sizeof alpha - 1)];
+}
+
+/* A path near one of the policy's globs, or random, then edited. */
+static void gen_path(const globs *gs, char *p, size_t cap)
+{
+	size_t n = 0;
+	if (gs->ng && rnd() % 4) {
+		for (const char *g = gs->g[rnd() % gs->ng]; *g && n + 1 < cap; g++) {
+			if (strchr("*?[]{},\\^", *g))
+				seg(p, &n, cap, 3);
+			else
+				p[n++] = *g;
+		}
+	} else {
+		p[n++] = '/';
+		seg(p, &n, cap, 30);
+	}
+	p[n] = 0;
+	switch (rnd() % 10) {
+	case 0: if (n + 1 < cap) { p[n++] = '/'; p[n] = 0; } break;
+	case 1: if (n + 2 < cap) { memmove(p + 1, p, n + 1); p[0] = '/'; n++; } break;
+	case 2: if (n + 4 < cap) { memcpy(p + n, "/./", 4); n += 3; } break;
+	case 3: while (n + 2 < cap && n < 600) { p[n++] = rnd() % 9 ? 'a' + rnd() % 4 : '/'; } p[n] = 0; break;
+	case 4: /* very long: beyond what the enforcer walks */
+		while (n + 2 < cap) p[n++] = rnd() % 50 ? 'x' : '/';
+		p[n] = 0;
+		break;
+	default: break;
+	}
+}
+
+static const char *fstypes[] = { "proc", "tmpfs", "cgroup", "cgroup2", "securityfs",
+				  "overlay", "sysfs", "ext4", "", NULL };
+
+static void gen_net(const ir_policy *p, ir_event *ev)
+{
+	static const int fam[] = { AF_INET, AF_INET6, AF_UNIX, AF_NETLINK, AF_PACKET, 38 /* AF_ALG */ };
+	static const int type[] = { SOCK_STREAM, SOCK_DGRAM, SOCK_RAW, SOCK_STREAM | SOCK_NONBLOCK, SOCK_SEQPACKET };
+	static const int proto[] = { 0, IPPROTO_TCP, IPPROTO_UDP, IPPROTO_ICMP, IPPROTO_ICMPV6 };
+	ev->u.net.op = (ir_net_op)(1 + rnd() % 6);
+	ev->u.net.family = fam[rnd() % 6];
+	ev->u.net.type = type[rnd() % 5];
+	ev->u.net.protocol = proto[rnd() % 5];
+	ev->u.net.has_addr = rnd() % 4 != 0;
+	for (int i = 0; i < 16; i++)
+		ev->u.net.addr[i] = (uint8_t)rnd();
+	ev->u.net.port = (uint16_t)rnd();
+	const ir_stmt_list *l = &p->dom[IR_NETWORK];
+	if (l->n && rnd() % 4) {
+		const ir_network *n = &l->v[rnd() % l->n].u.net;
+		if (n->has_addr) {
+			ev->u.net.family = n->addr.family;
+			int keep = n->addr.prefix - 1 + (int)(rnd() % 3);   /* around the edge */
+			for (int i = 0; i < 16; i++) {
+				int bits = keep - 8 * i;
+				uint8_t mask = bits >= 8 ? 0xff : bits <= 0 ? 0 : (uint8_t)(0xff << (8 - bits));
+				ev->u.net.addr[i] = (uint8_t)((n->addr.addr[i] & mask) | (ev->u.net.addr[i] & ~mask));
+			}
+		} else if (n->family) {
+			ev->u.net.family = n->family;
+		}
+		if (n->has_port) {
+			int pick[] = { n->port_lo - 1, n->port_lo, n->port_hi, n->port_hi + 1 };
+			ev->u.net.port = (uint16_t)pick[rnd() % 4];
+		}
+		if (rnd() % 2 && n->op)
+			ev->u.net.op = n->op;
+	}
+}
+
+static void gen_event(const ir_policy *p, const globs *gs, ir_event *ev, char *path, size_t cap)
+{
+	memset(ev, 0, sizeof *ev);
+	unsigned k = rnd() % 10;
+	if (k < 4) {
+		ev->domain = IR_FILE;
+		gen_path(gs, path, cap);
+		ev->u.file.path = path;
+		ev->u.file.perm = 1u << (rnd() % 7);
+	} else if (k < 5) {
+		ev->domain = IR_EXEC;
+		gen_path(gs, path, cap);
+		ev->u.exec.path = path;
+	} else if (k < 6) {
+		ev->domain = IR_CAPABILITY;
+		ev->u.cap.cap = (int)(rnd() % 45);
+	} else if (k < 7) {
+		ev->domain = IR_MOUNT;
+		ev->u.mount.op = (ir_mount_op)(rnd() % 3);
+		ev->u.mount.fstype = fstypes[rnd() % 10];
+		const ir_stmt_list *l = &p->dom[IR_MOUNT];
+		if (l->n && l->v[0].u.mount.nfstype && rnd() % 2)
+			ev->u.mount.fstype = l->v[0].u.mount.fstypes[0];
+		if (rnd() % 5) {
+			gen_path(gs, path, cap);
+			ev->u.mount.target = path;
+		}
+	} else if (k < 9) {
+		ev->domain = IR_NETWORK;
+		gen_net(p, ev);
+	} else if (rnd() % 2) {
+		ev->domain = IR_PTRACE;
+		ev->u.ptrace.mode = rnd() % 2 ? IR_PTRACE_READ : IR_PTRACE_TRACE;
+	} else {
+		ev->domain = IR_SIGNAL;
+	}
+}
+
+static size_t event_path_len(const ir_event *ev)
+{
+	const char *s = ev->domain == IR_FILE ? ev->u.file.path :
+			ev->domain == IR_EXEC ? ev->u.exec.path :
+			ev->domain == IR_MOUNT ? ev->u.mount.target : NULL;
+	return s ? strlen(s) : 0;
+}
+
+static int rank(ir_verdict v) { return v == IR_KILL ? 3 : (int)v; }
+
+static long total_events;
+
+/* Lower, round-trip through bytes, and compare on EVENTS events. */
+static void check_policy(const ir_policy *p, const char *what)
+{
+	diag_ctx d;
+	diag_init(&d);
+	bpf_bundle b0, b;
+	bpfb_stats st;
+	if (bpfb_lower(p, "# test\n", &b0, &st, &d) < 0) {
+		diag_print(&d, stderr, false);
+		fail_msg("%s: lowering failed", what);
+	}
+	buf bytes;
+	buf_init(&bytes);
+	bpfb_serialize(&b0, &bytes);
+	const char *err = bpfb_parse(bytes.data, bytes.len, &b);
+	if (err)
+		fail_msg("%s: parse: %s", what, err);
+	assert_int_equal(b.nwords, b0.nwords);
+	assert_memory_equal(b.w, b0.w, b.nwords * 4);
+	globs gs;
+	collect(p, &gs);
+	static char path[POLC_PATH_MAX + 200];
+	for (int i = 0; i < EVENTS; i++) {
+		ir_event ev;
+		gen_event(p, &gs, &ev, path, sizeof path);
+		ir_decision want = ir_decide(p, &ev);
+		uint32_t got = bpfb_eval(b.w, b.nwords, &ev);
+		ir_verdict gv = (ir_verdict)POLC_DEC_VERDICT(got);
+		if (event_path_len(&ev) >= POLC_PATH_MAX) {
+			if (rank(gv) < rank(want.verdict))
+				fail_msg("%s: long path (%zu bytes) decided %s, oracle %s", what,
+					 event_path_len(&ev), ir_verdict_name(gv), ir_verdict_name(want.verdict));
+			continue;
+		}
+		const ir_stmt *by = bpfb_stmt(p, POLC_DEC_STMT(got));
+		bool ok = gv == want.verdict && by == want.by &&
+			  (want.verdict != IR_DENY || (int)POLC_DEC_ERR(got) == want.err);
+		if (!ok)
+			fail_msg("%s: %s event (path '%.80s' cap %d net op %d fam %d): oracle %s err %d "
+				 "by %p; bundle %s err %u stmt %u", what, ir_domain_name(ev.domain),
+				 ev.domain == IR_FILE ? ev.u.file.path : ev.domain == IR_EXEC ?
+				 ev.u.exec.path : ev.domain == IR_MOUNT && ev.u.mount.target ?
+				 ev.u.mount.target : "", ev.u.cap.cap, ev.u.net.op, ev.u.net.family,
+				 ir_verdict_name(want.verdict), want.err, (void *)want.by,
+				 ir_verdict_name(gv), POLC_DEC_ERR(got), POLC_DEC_STMT(got));
+	}
+	total_events += EVENTS;
+	bpfb_free(&b);
+	bpfb_free(&b0);
+	buf_free(&bytes);
+	diag_free(&d);
+}
+
+static void test_library(void **state)
+{
+	(void)state;
+	diag_ctx d;
+	diag_init(&d);
+	ir_program prog;
+	memset(&prog, 0, sizeof prog);
+	if (polc_compile_library(&d, &prog) < 0) {
+		diag_print(&d, stderr, false);
+		fail_msg("library does not compile");
+	}
+	assert_true(prog.nrules > 0);
+	uint32_t maxst = 0;
+	size_t maxbytes = 0;
+	time_t t0 = time(NULL);
+	for (size_t i = 0; i < prog.nrules; i++) {
+		check_policy(&prog.rules[i]->body, prog.rules[i]->name);
+		diag_ctx d2;
+		diag_init(&d2);
+		bpf_bundle b;
+		bpfb_stats st;
+		assert_int_equal(bpfb_lower(&prog.rules[i]->body, NULL, &b, &st, &d2), 0);
+		if (st.file_states > maxst)
+			maxst = st.file_states;
+		if (st.blob_bytes > maxbytes)
+			maxbytes = st.blob_bytes;
+		bpfb_free(&b);
+		diag_free(&d2);
+	}
+	print_message("%zu library rules x %d events agree with ir_decide (%lds); "
+		      "largest file DFA %u states, largest blob %zu KiB\n", prog.nrules, EVENTS,
+		      (long)(time(NULL) - t0), maxst, maxbytes / 1024);
+	ir_program_free(&prog);
+	diag_free(&d);
+}
+
+static const char *const policies[] = {
+	/* the LANGUAGE.md example */
+	"policy redis {\n mode enforce;\n default allow;\n"
+	" use disallow-umount, mitigate-sa-leak, disallow-metadata-service;\n"
+	" deny syscall keyctl, add_key, request_key, bpf, userfaultfd;\n"
+	" deny errno EACCES file \"/proc/sys/kernel/**\" write;\n"
+	" allow file \"/var/lib/redis/**\" read, write;\n"
+	" deny capability sys_admin, sys_module;\n"
+	" deny network connect to 169.254.169.254/32;\n"
+	" allow network bind tcp port 6379;\n}\n",
+	/* default deny with allow holes, overlapping globs, errnos, kill */
+	"policy strict {\n default deny file, exec;\n default deny errno EACCES network;\n"
+	" allow file \"/usr/**\" read, mmap, exec;\n allow file \"/tmp/*\" read, write, append;\n"
+	" deny errno ENOENT file \"/usr/lib/secret*\" read;\n kill file \"/usr/lib/secret-kill\" read;\n"
+	" audit file \"/tmp/{a,b,c}*\" write;\n allow exec \"/usr/bin/{ls,cat,sh}\";\n"
+	" allow network connect inet tcp to 10.0.0.0/8 port 80, 443, 8000-8100;\n"
+	" deny errno ECONNREFUSED network connect to 10.1.0.0/16;\n"
+	" allow network inet6 udp to fd00::/8;\n allow network unix;\n"
+	" deny ptrace read;\n deny errno ESRCH signal;\n}\n",
+	/* audit mode: every deny becomes audit, the deciding statement stays */
+	"policy watch {\n mode audit;\n default deny capability;\n audit file \"/etc/**\" read;\n"
+	" deny file \"/etc/shadow\" read, write;\n allow capability net_bind_service;\n"
+	" deny mount fstype proc, sysfs on \"/proc/**\";\n allow mount on \"/mnt/*\";\n"
+	" deny umount;\n deny pivot_root;\n deny network listen;\n}\n",
+	/* mount and exec corner cases */
+	"policy mounts {\n deny mount fstype tmpfs;\n allow mount fstype tmpfs on \"/run/**\";\n"
+	" deny errno EBUSY mount on \"/{,var/}lib/*/\";\n deny exec \"/**/{busybox,sh,bash,dash}\";\n"
+	" allow exec \"/bin/sh\";\n deny ptrace trace;\n allow ptrace;\n}\n",
+};
+
+static void test_policies(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof policies / sizeof *policies; i++) {
+		diag_ctx d;
+		diag_init(&d);
+		ir_program prog;
+		memset(&prog, 0, sizeof prog);
+		compile_opts o;
+		memset(&o, 0, sizeof o);
+		if (polc_compile_text("hand.pol", policies[i], &o, &d, &prog) < 0 || d.nerrors) {
+			diag_print(&d, stderr, false);
+			fail_msg("policy %zu does not compile", i);
+		}
+		for (size_t k = 0; k < prog.npolicies; k++)
+			check_policy(prog.policies[k], prog.policies[k]->name);
+		ir_program_free(&prog);
+		diag_free(&d);
+	}
+	print_message("%ld events in all agree\n", total_events);
+}
+
+/* A corrupted or truncated bundle is refused, never evaluated. */
+static void test_corrupt(void **state)
+{
+	(void)state;
+	diag_ctx d;
+	diag_init(&d);
+	ir_program prog;
+	memset(&prog, 0, sizeof prog);
+	compile_opts o;
+	memset(&o, 0, sizeof o);
+	assert_int_equal(polc_compile_text("c.pol", policies[0], &o, &d, &prog), 0);
+	bpf_bundle b, b2;
+	assert_int_equal(bpfb_lower(prog.policies[0], NULL, &b, NULL, &d), 0);
+	buf bytes;
+	buf_init(&bytes);
+	bpfb_serialize(&b, &bytes);
+	assert_null(bpfb_parse(bytes.data, bytes.len, &b2));
+	bpfb_free(&b2);
+	assert_non_null(bpfb_parse(bytes.data, bytes.len - 1, &b2));
+	bytes.data[BPFB_FILE_HDR + 100] ^= 1;
+	assert_non_null(bpfb_parse(bytes.data, bytes.len, &b2));
+	/* a valid checksum over an out-of-range transition: still refused */
+	b.w[b.w[offsetof(struct polc_hdr, file) / 4 + 4]] = 0x7fffffff;   /* file.trans */
+	buf_free(&bytes);
+	bpfb_serialize(&b, &bytes);
+	assert_non_null(bpfb_parse(bytes.data, bytes.len, &b2));
+	buf_free(&bytes);
+	bpfb_free(&b);
+	ir_program_free(&prog);
+	diag_free(&d);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_library),
+		cmocka_unit_test(test_policies),
+		cmocka_unit_test(test_corrupt),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
