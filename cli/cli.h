@@ -9,6 +9,7 @@
 #define POLC_CLI_H
 
 #include <stdbool.h>
+#include <stdio.h>
 #include "../compiler/compile.h"
 
 typedef struct {
@@ -42,5 +43,8 @@ void cli_done(cli_args *a);
 
 /* Print the usage of one subcommand (or of polc) to f. */
 void cli_usage(const char *cmd, FILE *f);
+
+/* The whole CLI: argv as main() gets it; returns the exit code. */
+int polc_main(int argc, char **argv);
 
 #endif

@@ -1,0 +1,95 @@
+/* dispatch.c - the subcommand table, usage texts and polc_main(): argument
+ * dispatch only; each subcommand is a thin call into the modules
+ * (cli/commands.h). In the library so that tests can call it in-process. */
+#include "cli.h"
+#include "commands.h"
+
+#include <stdio.h>
+#include <string.h>
+
+typedef struct {
+	const char *name;
+	int (*run)(int, char **);
+	const char *usage;
+	const char *summary;
+} command;
+
+static const command commands[] = {
+	{ "check", cmd_check, "polc check [-I DIR] [--policy NAME] [--werror] FILE...",
+	  "parse and check policy files; report every error" },
+	{ "build", cmd_build, "polc build FILE... --target seccomp|apparmor|bpf [--policy NAME]\n"
+	  "           [--format FMT] [-o OUT] [--allow-partial] [-I DIR] [--check FILE]\n"
+	  "           seccomp formats: bpf, pfc, oci; apparmor: profile; bpf: bundle, json",
+	  "compile a policy for one enforcer (stdout without -o)" },
+	{ "run", cmd_run, "polc run --target seccomp|apparmor|bpf [--policy NAME] [--allow-partial] FILE -- CMD [ARGS...]",
+	  "run CMD confined by the policy" },
+	{ "rules", cmd_rules, "polc rules [--json] [NAME]", "list the rule library, or print one rule" },
+	{ "record", cmd_record, "polc record [--tracer ebpf|ptrace] [--duration S] -o TRACE -- CMD [ARGS...]",
+	  "record what a workload does" },
+	{ "gen", cmd_gen, "polc gen TRACE... --name NAME [--base PRESET] -o OUT.pol",
+	  "generate a minimal policy from traces" },
+	{ "load", cmd_load, "polc load BUNDLE --cgroup PATH", "load a BPF LSM bundle for a cgroup" },
+	{ "unload", cmd_unload, "polc unload [--cgroup PATH]", "unload BPF LSM policies" },
+	{ "status", cmd_status, "polc status", "show loaded BPF LSM policies and denial counters" },
+	{ "verify", cmd_verify, "polc verify FILE [--policy NAME] [--target LIST|all] [--vm] [--json]",
+	  "prove each output has the policy's effect" },
+	{ "bench", cmd_bench, "polc bench [--quick] [--vm] [-o REPORT.md] [--json F] [--chart F]",
+	  "measure the enforcers' cost" },
+	{ "diff", cmd_diff, "polc diff OLD NEW [--json]", "compare two policies by meaning" },
+	{ "import", cmd_import, "polc import FILE.json -o FILE.pol", "import an OCI/Docker seccomp profile" },
+};
+#define NCOMMANDS (sizeof commands / sizeof *commands)
+
+static const command *find(const char *name)
+{
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		if (!strcmp(commands[i].name, name))
+			return &commands[i];
+	return NULL;
+}
+
+void cli_usage(const char *cmd, FILE *f)
+{
+	const command *c = cmd ? find(cmd) : NULL;
+	if (c) {
+		fprintf(f, "usage: %s\n  %s\n", c->usage, c->summary);
+		return;
+	}
+	fprintf(f, "usage: polc COMMAND [ARGS...]\n\ncommands:\n");
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].summary);
+	fprintf(f, "\n  polc help COMMAND   usage of one command\n  polc --version\n"
+		   "\nexit codes: 0 ok, 1 policy errors or differences, 2 usage, 3 I/O or system errors\n"
+		   "see polc(1)\n");
+}
+
+int polc_main(int argc, char **argv)
+{
+	if (argc < 2) {
+		cli_usage(NULL, stderr);
+		return EXIT_USAGE;
+	}
+	const char *name = argv[1];
+	if (!strcmp(name, "--version") || !strcmp(name, "version")) {
+		printf("polc %s\n", POLC_VERSION);
+		return EXIT_OK;
+	}
+	if (!strcmp(name, "--help") || !strcmp(name, "-h")) {
+		cli_usage(NULL, stdout);
+		return EXIT_OK;
+	}
+	if (!strcmp(name, "help")) {
+		if (argc > 2 && !find(argv[2])) {
+			fprintf(stderr, "polc: no command '%s'\n", argv[2]);
+			return EXIT_USAGE;
+		}
+		cli_usage(argc > 2 ? argv[2] : NULL, stdout);
+		return EXIT_OK;
+	}
+	const command *c = find(name);
+	if (!c) {
+		fprintf(stderr, "polc: unknown command '%s' (see 'polc --help')\n", name);
+		return EXIT_USAGE;
+	}
+	return c->run(argc - 1, argv + 1);
+}
