@@ -834,8 +834,10 @@ static const char *summary_of(const ast_block *b)
 	return NULL;
 }
 
-static void add_rule_ir(compiler *c, ir_program *out, const def *r)
+/* r is a copy: lowering may load the library, which moves c->rules. */
+static void add_rule_ir(compiler *c, ir_program *out, def r_copy)
 {
+	const def *r = &r_copy;
 	ir_rule *ir = xcalloc(1, sizeof *ir);
 	ir_policy *body = lower_top(c, r->block, true);
 	ir->body = *body;
@@ -871,7 +873,7 @@ static int finish(compiler *c, ir_program *out, bool all_rules)
 			used = in_list(out->policies[k]->rules_used, out->policies[k]->nrules_used,
 				       r->block->name.s);
 		if (used)
-			add_rule_ir(c, out, r);
+			add_rule_ir(c, out, *r);
 	}
 	qsort(out->rules, out->nrules, sizeof *out->rules, cmp_rule);
 	char hash[65];
