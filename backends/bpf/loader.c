@@ -1,0 +1,457 @@
+/* loader.c - see loader.h. */
+#include "loader.h"
+#include "backends/bpf/enforcer.skel.h"
+#include "../../cli/commands.h"
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <unistd.h>
+#include <linux/magic.h>
+
+static const char *const pinned_maps[] = { "polc_cgroups", "polc_blob", "polc_counters",
+					   "polc_events", "polc_drops" };
+enum { M_CGROUPS, M_BLOB, M_COUNTERS, M_EVENTS, M_DROPS, M_N };
+
+static void seterr(char *err, size_t n, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void seterr(char *err, size_t n, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(err, n, fmt, ap);
+	va_end(ap);
+}
+
+/* libbpf's own messages: kept (last line) for our one-line error, shown in
+ * full only with POLC_DEBUG set. */
+static char libbpf_last[256];
+static int libbpf_quiet(enum libbpf_print_level lvl, const char *fmt, va_list ap)
+{
+	if (getenv("POLC_DEBUG"))
+		return vfprintf(stderr, fmt, ap);
+	if (lvl <= LIBBPF_WARN) {
+		vsnprintf(libbpf_last, sizeof libbpf_last, fmt, ap);
+		libbpf_last[strcspn(libbpf_last, "\n")] = 0;
+	}
+	return 0;
+}
+
+unsigned long long bpfl_cgroup_id(const char *cg, char *err, size_t n)
+{
+	struct statfs sf;
+	struct stat st;
+	if (statfs(cg, &sf) < 0 || stat(cg, &st) < 0) {
+		seterr(err, n, "cannot open cgroup '%s': %s", cg, strerror(errno));
+		return 0;
+	}
+	if (sf.f_type != CGROUP2_SUPER_MAGIC || !S_ISDIR(st.st_mode)) {
+		seterr(err, n, "'%s' is not a cgroup v2 directory", cg);
+		return 0;
+	}
+	return (unsigned long long)st.st_ino;   /* cgroup v2: the id is the inode number */
+}
+
+static void remove_pins(void)
+{
+	DIR *d = opendir(BPFL_PIN_DIR);
+	if (d) {
+		struct dirent *e;
+		while ((e = readdir(d)))
+			if (e->d_name[0] != '.') {
+				char p[512];
+				snprintf(p, sizeof p, "%s/%s", BPFL_PIN_DIR, e->d_name);
+				unlink(p);
+			}
+		closedir(d);
+	}
+	rmdir(BPFL_PIN_DIR);
+}
+
+static int open_pinned(int fds[M_N])
+{
+	for (int i = 0; i < M_N; i++) {
+		char p[256];
+		snprintf(p, sizeof p, "%s/%s", BPFL_PIN_DIR, pinned_maps[i]);
+		fds[i] = bpf_obj_get(p);
+		if (fds[i] < 0) {
+			while (i--)
+				close(fds[i]);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static void close_fds(int fds[M_N])
+{
+	for (int i = 0; i < M_N; i++)
+		if (fds[i] >= 0)
+			close(fds[i]);
+}
+
+/* Load, attach and pin the enforcer; all or nothing. */
+static int install_enforcer(char *err, size_t n)
+{
+	libbpf_set_print(libbpf_quiet);
+	struct polc_enforcer *skel = polc_enforcer__open();
+	if (!skel) {
+		seterr(err, n, "cannot open the enforcer program: %s", strerror(errno));
+		return EXIT_SYSTEM;
+	}
+	int r = polc_enforcer__load(skel);
+	if (r) {
+		int e = -r;
+		if (e == EPERM || e == EACCES)
+			seterr(err, n, "this kernel refuses BPF LSM programs (loading the enforcer: %s); "
+			       "BPF LSM needs lsm=...,bpf on the kernel command line (the kernel lab: "
+			       "tests/vm/run-in-vm.sh)", strerror(e));
+		else
+			seterr(err, n, "the kernel rejected the enforcer program: %s (%s)",
+			       strerror(e), libbpf_last);
+		polc_enforcer__destroy(skel);
+		return EXIT_SYSTEM;
+	}
+	/* Only now that the kernel took the program: make sure there is a BPF
+	 * filesystem to pin it in (as bpftool does). */
+	struct statfs sf;
+	if ((statfs("/sys/fs/bpf", &sf) < 0 || sf.f_type != BPF_FS_MAGIC) &&
+	    mount("bpf", "/sys/fs/bpf", "bpf", 0, "mode=0700") < 0) {
+		seterr(err, n, "/sys/fs/bpf is not a BPF filesystem and cannot be mounted: %s",
+		       strerror(errno));
+		polc_enforcer__destroy(skel);
+		return EXIT_SYSTEM;
+	}
+	if (mkdir(BPFL_PIN_DIR, 0700) < 0 && errno != EEXIST) {
+		seterr(err, n, "cannot create %s: %s", BPFL_PIN_DIR, strerror(errno));
+		polc_enforcer__destroy(skel);
+		return EXIT_SYSTEM;
+	}
+	struct bpf_program *prog;
+	bpf_object__for_each_program(prog, skel->obj) {
+		char p[256];
+		struct bpf_link *l = bpf_program__attach(prog);
+		snprintf(p, sizeof p, "%s/link_%s", BPFL_PIN_DIR, bpf_program__name(prog));
+		if (!l || bpf_link__pin(l, p)) {
+			seterr(err, n, "cannot attach %s: %s", bpf_program__section_name(prog),
+			       strerror(errno));
+			bpf_link__destroy(l);
+			goto fail;
+		}
+		bpf_link__destroy(l);   /* the pin keeps it attached */
+	}
+	for (int i = 0; i < M_N; i++) {
+		char p[256];
+		snprintf(p, sizeof p, "%s/%s", BPFL_PIN_DIR, pinned_maps[i]);
+		struct bpf_map *m = bpf_object__find_map_by_name(skel->obj, pinned_maps[i]);
+		if (!m || bpf_map__pin(m, p)) {
+			seterr(err, n, "cannot pin map %s: %s", pinned_maps[i], strerror(errno));
+			goto fail;
+		}
+	}
+	polc_enforcer__destroy(skel);
+	return EXIT_OK;
+fail:
+	polc_enforcer__destroy(skel);
+	remove_pins();
+	return EXIT_SYSTEM;
+}
+
+static int ensure_enforcer(int fds[M_N], char *err, size_t n)
+{
+	if (open_pinned(fds) == 0)
+		return EXIT_OK;
+	remove_pins();   /* a partial leftover: start clean */
+	int r = install_enforcer(err, n);
+	if (r != EXIT_OK)
+		return r;
+	if (open_pinned(fds) < 0) {
+		seterr(err, n, "cannot open pinned maps in %s: %s", BPFL_PIN_DIR, strerror(errno));
+		remove_pins();
+		return EXIT_SYSTEM;
+	}
+	return EXIT_OK;
+}
+
+static void state_path(char *p, size_t n, uint32_t id, const char *ext)
+{
+	snprintf(p, n, "%s/%u.%s", BPFL_STATE_DIR, id, ext);
+}
+
+static void drop_policy(int fds[M_N], uint32_t id)
+{
+	for (uint32_t c = 0;; c++) {
+		struct polc_blob_key k = { id, c };
+		if (bpf_map_delete_elem(fds[M_BLOB], &k) < 0)
+			break;
+	}
+	struct polc_cnt_key k, next;
+	void *prev = NULL;
+	while (bpf_map_get_next_key(fds[M_COUNTERS], prev, &next) == 0) {
+		k = next;
+		if (k.policy == id) {
+			bpf_map_delete_elem(fds[M_COUNTERS], &k);
+			prev = NULL;   /* restart: the iteration order changed */
+			continue;
+		}
+		prev = &k;
+	}
+	char p[256];
+	state_path(p, sizeof p, id, "bpfpol");
+	unlink(p);
+	state_path(p, sizeof p, id, "cgroup");
+	unlink(p);
+}
+
+static uint32_t free_id(int fd)
+{
+	bool used[POLC_MAX_POLICIES + 1] = { false };
+	unsigned long long k, next;
+	void *prev = NULL;
+	while (bpf_map_get_next_key(fd, prev, &next) == 0) {
+		uint32_t id;
+		k = next;
+		if (bpf_map_lookup_elem(fd, &k, &id) == 0 && id <= POLC_MAX_POLICIES)
+			used[id] = true;
+		prev = &k;
+	}
+	for (uint32_t id = 1; id <= POLC_MAX_POLICIES; id++)
+		if (!used[id])
+			return id;
+	return 0;
+}
+
+static int save_state(const bpf_bundle *b, uint32_t id, const char *cg)
+{
+	buf bytes;
+	buf_init(&bytes);
+	bpfb_serialize(b, &bytes);
+	char p[256];
+	mkdir(BPFL_STATE_DIR, 0700);
+	state_path(p, sizeof p, id, "bpfpol");
+	int r = write_file_atomic(p, bytes.data, bytes.len);
+	buf_free(&bytes);
+	char *line = xasprintf("%s\n", cg);
+	state_path(p, sizeof p, id, "cgroup");
+	if (r == 0)
+		r = write_file_atomic(p, line, strlen(line));
+	free(line);
+	return r;
+}
+
+int bpfl_load(const bpf_bundle *b, const char *cg, char *err, size_t n)
+{
+	const char *v = bpfb_validate(b->w, b->nwords);
+	if (v) {
+		seterr(err, n, "invalid bundle: %s", v);
+		return EXIT_POLICY;
+	}
+	unsigned long long cgid = bpfl_cgroup_id(cg, err, n);
+	if (!cgid)
+		return EXIT_SYSTEM;
+	int fds[M_N];
+	int r = ensure_enforcer(fds, err, n);
+	if (r != EXIT_OK)
+		return r;
+	uint32_t old = 0, id = free_id(fds[M_CGROUPS]);
+	bool had = bpf_map_lookup_elem(fds[M_CGROUPS], &cgid, &old) == 0;
+	if (!id) {
+		seterr(err, n, "%u policies loaded already (the limit)", POLC_MAX_POLICIES);
+		close_fds(fds);
+		return EXIT_SYSTEM;
+	}
+	size_t nchunks = (b->nwords + POLC_CHUNK_WORDS - 1) / POLC_CHUNK_WORDS;
+	struct polc_chunk *c = xcalloc(1, sizeof *c);
+	for (size_t i = 0; i < nchunks; i++) {
+		size_t lo = i * POLC_CHUNK_WORDS, cnt = b->nwords - lo;
+		if (cnt > POLC_CHUNK_WORDS)
+			cnt = POLC_CHUNK_WORDS;
+		memset(c, 0, sizeof *c);
+		memcpy(c->w, b->w + lo, cnt * 4);
+		struct polc_blob_key k = { id, (uint32_t)i };
+		if (bpf_map_update_elem(fds[M_BLOB], &k, c, BPF_ANY) < 0) {
+			seterr(err, n, "cannot write policy map chunk %zu of %zu: %s", i, nchunks,
+			       strerror(errno));
+			free(c);
+			drop_policy(fds, id);
+			close_fds(fds);
+			return EXIT_SYSTEM;
+		}
+	}
+	free(c);
+	if (save_state(b, id, cg) < 0 ||
+	    bpf_map_update_elem(fds[M_CGROUPS], &cgid, &id, BPF_ANY) < 0) {
+		seterr(err, n, "cannot enable the policy on %s: %s", cg, strerror(errno));
+		drop_policy(fds, id);
+		close_fds(fds);
+		return EXIT_SYSTEM;
+	}
+	if (had)
+		drop_policy(fds, old);   /* replaced: the new one is in force */
+	close_fds(fds);
+	return EXIT_OK;
+}
+
+static bool map_empty(int fd)
+{
+	unsigned long long next;
+	return bpf_map_get_next_key(fd, NULL, &next) != 0;
+}
+
+int bpfl_unload(const char *cg, char *err, size_t n)
+{
+	int fds[M_N];
+	if (open_pinned(fds) < 0) {
+		seterr(err, n, "no BPF policy is loaded");
+		return cg ? EXIT_SYSTEM : EXIT_OK;
+	}
+	if (cg) {
+		unsigned long long cgid = bpfl_cgroup_id(cg, err, n);
+		uint32_t id;
+		if (!cgid || bpf_map_lookup_elem(fds[M_CGROUPS], &cgid, &id) < 0) {
+			if (cgid)
+				seterr(err, n, "no BPF policy is loaded on %s", cg);
+			close_fds(fds);
+			return EXIT_SYSTEM;
+		}
+		bpf_map_delete_elem(fds[M_CGROUPS], &cgid);
+		drop_policy(fds, id);
+	} else {
+		unsigned long long k;
+		while (bpf_map_get_next_key(fds[M_CGROUPS], NULL, &k) == 0) {
+			uint32_t id;
+			if (bpf_map_lookup_elem(fds[M_CGROUPS], &k, &id) == 0) {
+				bpf_map_delete_elem(fds[M_CGROUPS], &k);
+				drop_policy(fds, id);
+			} else {
+				bpf_map_delete_elem(fds[M_CGROUPS], &k);
+			}
+		}
+	}
+	bool last = map_empty(fds[M_CGROUPS]);
+	close_fds(fds);
+	if (last)
+		remove_pins();   /* nothing enforced: detach the program too */
+	return EXIT_OK;
+}
+
+/* Sum of a per-CPU u64 value. */
+static unsigned long long percpu_sum(int fd, const void *key)
+{
+	int ncpu = libbpf_num_possible_cpus();
+	if (ncpu <= 0)
+		return 0;
+	unsigned long long *v = xcalloc((size_t)ncpu, sizeof *v), s = 0;
+	if (bpf_map_lookup_elem(fd, key, v) == 0)
+		for (int i = 0; i < ncpu; i++)
+			s += v[i];
+	free(v);
+	return s;
+}
+
+/* The metadata line "stmt ID ..." of a saved bundle, or NULL. */
+static const char *meta_stmt(const char *meta, uint32_t id, size_t *len)
+{
+	char pre[32];
+	int pl = snprintf(pre, sizeof pre, "stmt %u ", id);
+	for (const char *m = meta; m && *m;) {
+		const char *nl = strchr(m, '\n');
+		size_t l = nl ? (size_t)(nl - m) : strlen(m);
+		if (l > (size_t)pl && !strncmp(m, pre, (size_t)pl)) {
+			*len = l - (size_t)pl;
+			return m + pl;
+		}
+		m += l + (nl != NULL);
+	}
+	return NULL;
+}
+
+static void show_policy(FILE *out, int fds[M_N], uint32_t id)
+{
+	char p[256], cg[512] = "?";
+	state_path(p, sizeof p, id, "cgroup");
+	FILE *f = fopen(p, "r");
+	if (f) {
+		if (fgets(cg, sizeof cg, f))
+			cg[strcspn(cg, "\n")] = 0;
+		fclose(f);
+	}
+	bpf_bundle b;
+	memset(&b, 0, sizeof b);
+	state_path(p, sizeof p, id, "bpfpol");
+	f = fopen(p, "rb");
+	if (f) {
+		buf raw;
+		buf_init(&raw);
+		char tmp[65536];
+		size_t k;
+		while ((k = fread(tmp, 1, sizeof tmp, f)) > 0)
+			buf_put(&raw, tmp, k);
+		fclose(f);
+		if (bpfb_parse(raw.data, raw.len, &b))
+			memset(&b, 0, sizeof b);
+		buf_free(&raw);
+	}
+	const char *name = "?";
+	char nm[128] = "?";
+	if (b.meta) {
+		const char *q = strstr(b.meta, "\npolicy ");
+		if (q && sscanf(q + 8, "%127s", nm) == 1)
+			name = nm;
+	}
+	bpfb_stats st = { 0 };
+	if (b.w)
+		bpfb_get_stats(&b, &st);
+	fprintf(out, "policy %s (id %u) on %s: %u statements, %zu KiB of map data\n", name, id,
+		cg, st.nstmts, st.blob_bytes / 1024);
+	struct polc_cnt_key k, next;
+	void *prev = NULL;
+	while (bpf_map_get_next_key(fds[M_COUNTERS], prev, &next) == 0) {
+		k = next;
+		prev = &k;
+		if (k.policy != id)
+			continue;
+		size_t l = 0;
+		const char *s = k.stmt == POLC_STMT_DEFAULT ? NULL : meta_stmt(b.meta, k.stmt, &l);
+		fprintf(out, "  %llu  %s%.*s\n", percpu_sum(fds[M_COUNTERS], &k),
+			k.stmt == POLC_STMT_DEFAULT ? "default" : s ? "stmt " : "stmt ?",
+			(int)l, s ? s : "");
+	}
+	bpfb_free(&b);
+}
+
+int bpfl_status(FILE *out, char *err, size_t n)
+{
+	int fds[M_N];
+	if (open_pinned(fds) < 0) {
+		fprintf(out, "no BPF policy is loaded\n");
+		return EXIT_OK;
+	}
+	unsigned long long k, next;
+	void *prev = NULL;
+	int count = 0;
+	while (bpf_map_get_next_key(fds[M_CGROUPS], prev, &next) == 0) {
+		uint32_t id;
+		k = next;
+		prev = &k;
+		if (bpf_map_lookup_elem(fds[M_CGROUPS], &k, &id) == 0) {
+			show_policy(out, fds, id);
+			count++;
+		}
+	}
+	uint32_t zero = 0;
+	fprintf(out, "%d policies loaded; enforcer pinned at %s; %llu log records dropped\n",
+		count, BPFL_PIN_DIR, percpu_sum(fds[M_DROPS], &zero));
+	close_fds(fds);
+	(void)err;
+	(void)n;
+	return EXIT_OK;
+}

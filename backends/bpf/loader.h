@@ -1,0 +1,36 @@
+/* loader.h - installs bundles into the kernel: the one enforcer program
+ * (libbpf skeleton), attached once and pinned under /sys/fs/bpf/polc/, and
+ * per bundle its blob chunks and a cgroup -> policy entry.
+ *
+ * Takes: a parsed bundle (bundle.h) and a cgroup v2 directory.
+ * Gives: load (replace if the cgroup already has one), unload (one cgroup
+ *        or all), status (what is loaded where, denials per statement, ring
+ *        buffer drops); copies of loaded bundles in /run/polc/ so status can
+ *        name statements.
+ * Promises: the cgroup entry is written last and removed first, so a
+ *        cgroup is either enforced by a complete policy or not at all; if
+ *        the kernel refuses the program (EPERM on hosts without BPF LSM)
+ *        nothing stays pinned and the error is one line. Tasks outside
+ *        every enforced cgroup are never affected (the program returns
+ *        before reading any policy).
+ */
+#ifndef POLC_BPF_LOADER_H
+#define POLC_BPF_LOADER_H
+
+#include <stdio.h>
+#include <stddef.h>
+#include "bundle.h"
+
+#define BPFL_PIN_DIR "/sys/fs/bpf/polc"
+#define BPFL_STATE_DIR "/run/polc"
+
+/* Each returns an exit code of cli/commands.h and, on failure, a one-line
+ * reason in err. */
+int bpfl_load(const bpf_bundle *b, const char *cgroup, char *err, size_t errlen);
+int bpfl_unload(const char *cgroup /* NULL: all */, char *err, size_t errlen);
+int bpfl_status(FILE *out, char *err, size_t errlen);
+
+/* The cgroup v2 id of a directory, or 0 with err set. */
+unsigned long long bpfl_cgroup_id(const char *cgroup, char *err, size_t errlen);
+
+#endif
