@@ -8,6 +8,8 @@
  *                  ^
  * Promises: every src_loc stays valid until diag_free(); file names and the
  *        source text are owned here. Nothing prints until diag_print().
+ *        One error per location: a later error at the same file:line:col,
+ *        or the same warning twice, is dropped with its notes.
  */
 #ifndef POLC_DIAG_H
 #define POLC_DIAG_H
@@ -25,7 +27,7 @@ typedef struct src_file {
 
 typedef struct {
 	const src_file *file;  /* NULL: no location (command line) */
-	int line, col;         /* 1-based; col counts bytes */
+	int line, col;         /* 1-based; col counts characters (UTF-8) */
 } src_loc;
 
 typedef enum { DIAG_NOTE, DIAG_WARNING, DIAG_ERROR } diag_severity;
@@ -43,6 +45,7 @@ typedef struct diag_ctx {
 	src_file **files;      /* every file read, in order */
 	size_t nfiles, capfiles;
 	size_t max_errors;     /* stop recording errors past this (0: 100) */
+	bool dropping;         /* last error/warning was a repeat: drop its notes */
 } diag_ctx;
 
 void diag_init(diag_ctx *d);
@@ -57,9 +60,9 @@ src_file *diag_add_text(diag_ctx *d, const char *name, const char *text,
 
 void diag_add(diag_ctx *d, diag_severity sev, src_loc loc, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
-#define diag_error(d, loc, ...) diag_add((d), DIAG_ERROR, (loc), __VA_ARGS__)
-#define diag_warn(d, loc, ...) diag_add((d), DIAG_WARNING, (loc), __VA_ARGS__)
-#define diag_note(d, loc, ...) diag_add((d), DIAG_NOTE, (loc), __VA_ARGS__)
+#define diag_error(d, ...) diag_add((d), DIAG_ERROR, __VA_ARGS__)
+#define diag_warn(d, ...) diag_add((d), DIAG_WARNING, __VA_ARGS__)
+#define diag_note(d, ...) diag_add((d), DIAG_NOTE, __VA_ARGS__)
 
 /* Print all diagnostics in the order recorded. color: ANSI colors. */
 void diag_print(const diag_ctx *d, FILE *out, bool color);
