@@ -9,6 +9,9 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <limits.h>
+#include <sys/socket.h>
+#include <netinet/in.h>
 
 volatile sig_atomic_t tracer_stop_requested;
 static struct sigaction old_int, old_term, old_hup;
@@ -122,3 +125,89 @@ const char *tracer_syscall_name(unsigned audit_arch, unsigned nr, const char **a
 	free(s);
 	return other;
 }
+
+/* Lexical clean-up: no "//", "/./", "/../", no trailing '/'. */
+void tracer_normalize(char *p)
+{
+	char *out = p, *s = p;
+	while (*s) {
+		while (*s == '/')
+			s++;
+		char *e = s;
+		while (*e && *e != '/')
+			e++;
+		size_t n = (size_t)(e - s);
+		if (n == 0)
+			break;
+		if (n == 1 && s[0] == '.') {
+		} else if (n == 2 && s[0] == '.' && s[1] == '.') {
+			while (out > p && *--out != '/')
+				;
+		} else {
+			*out++ = '/';
+			memmove(out, s, n);
+			out += n;
+		}
+		s = e;
+	}
+	if (out == p)
+		*out++ = '/';
+	*out = 0;
+}
+
+/* See tracer.h. */
+char *tracer_canon(const char *abspath, bool follow)
+{
+	char rp[PATH_MAX];
+	if (follow && realpath(abspath, rp))
+		return xstrdup(rp);
+	/* Canonicalise the directory, keep the name (lstat, unlink, creat...). */
+	char *full = xstrdup(abspath);
+	char *slash = strrchr(full, '/');
+	if (!slash) {
+		free(full);
+		return xstrdup(abspath);
+	}
+	char *name = xstrdup(slash + 1);
+	*slash = 0;
+	char *res;
+	if (strcmp(name, "..") != 0 && strcmp(name, ".") != 0 &&
+	    realpath(*full ? full : "/", rp))
+		res = xasprintf("%s/%s", strcmp(rp, "/") == 0 ? "" : rp, name);
+	else {
+		*slash = '/';
+		res = xstrdup(full);
+	}
+	free(name);
+	free(full);
+	tracer_normalize(res);
+	return res;
+}
+
+const char *tracer_family_name(int f, char *tmp, size_t n)
+{
+	switch (f) {
+	case AF_INET: return "inet";
+	case AF_INET6: return "inet6";
+	case AF_UNIX: return "unix";
+	case AF_NETLINK: return "netlink";
+	case AF_PACKET: return "packet";
+	default: snprintf(tmp, n, "af_%d", f); return tmp;
+	}
+}
+
+const char *tracer_type_name(int fam, int type, int proto)
+{
+	bool inet = fam == AF_INET || fam == AF_INET6;
+	switch (type) {
+	case SOCK_STREAM: return inet ? "tcp" : "stream";
+	case SOCK_DGRAM:
+		if (inet && (proto == IPPROTO_ICMP || proto == IPPROTO_ICMPV6))
+			return "icmp";
+		return inet ? "udp" : "dgram";
+	case SOCK_RAW: return "raw";
+	case SOCK_SEQPACKET: return "seqpacket";
+	default: return "unknown";
+	}
+}
+

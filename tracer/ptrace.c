@@ -187,35 +187,6 @@ static char *read_link(const char *fmt, pid_t tid, long n)
 	return xstrdup(out);
 }
 
-/* Lexical clean-up: no "//", "/./", "/../", no trailing '/'. */
-static void normalize(char *p)
-{
-	char *out = p, *s = p;
-	while (*s) {
-		while (*s == '/')
-			s++;
-		char *e = s;
-		while (*e && *e != '/')
-			e++;
-		size_t n = (size_t)(e - s);
-		if (n == 0)
-			break;
-		if (n == 1 && s[0] == '.') {
-		} else if (n == 2 && s[0] == '.' && s[1] == '.') {
-			while (out > p && *--out != '/')
-				;
-		} else {
-			*out++ = '/';
-			memmove(out, s, n);
-			out += n;
-		}
-		s = e;
-	}
-	if (out == p)
-		*out++ = '/';
-	*out = 0;
-}
-
 /* The absolute path the kernel acts on for (dirfd, path). follow: the
  * syscall follows a symlink in the last component. */
 static char *resolve(pid_t tid, int dirfd, const char *path, bool follow)
@@ -233,26 +204,8 @@ static char *resolve(pid_t tid, int dirfd, const char *path, bool follow)
 	}
 	char *full = base ? xasprintf("%s/%s", base, path) : xstrdup(path);
 	free(base);
-	char rp[PATH_MAX];
-	if (follow && realpath(full, rp)) {
-		free(full);
-		return xstrdup(rp);
-	}
-	/* Canonicalise the directory, keep the name (lstat, unlink, creat...). */
-	char *slash = strrchr(full, '/');
-	char *name = xstrdup(slash + 1);
-	*slash = 0;
-	char *res;
-	if (strcmp(name, "..") != 0 && strcmp(name, ".") != 0 &&
-	    realpath(*full ? full : "/", rp))
-		res = xasprintf("%s/%s", strcmp(rp, "/") == 0 ? "" : rp, name);
-	else {
-		*slash = '/';
-		res = xstrdup(full);
-	}
-	free(name);
+	char *res = tracer_canon(full, follow);
 	free(full);
-	normalize(res);
 	return res;
 }
 
@@ -511,33 +464,6 @@ static bool decode(thread *t, int nr, const uint64_t *a)
 
 /* ---- finishing at exit ---- */
 
-static const char *fam_name(int f, char *tmp, size_t n)
-{
-	switch (f) {
-	case AF_INET: return "inet";
-	case AF_INET6: return "inet6";
-	case AF_UNIX: return "unix";
-	case AF_NETLINK: return "netlink";
-	case AF_PACKET: return "packet";
-	default: snprintf(tmp, n, "af_%d", f); return tmp;
-	}
-}
-
-static const char *type_name(int fam, int type, int proto)
-{
-	bool inet = fam == AF_INET || fam == AF_INET6;
-	switch (type) {
-	case SOCK_STREAM: return inet ? "tcp" : "stream";
-	case SOCK_DGRAM:
-		if (inet && (proto == IPPROTO_ICMP || proto == IPPROTO_ICMPV6))
-			return "icmp";
-		return inet ? "udp" : "dgram";
-	case SOCK_RAW: return "raw";
-	case SOCK_SEQPACKET: return "seqpacket";
-	default: return "unknown";
-	}
-}
-
 /* Family/type/protocol (and local address if want_name) of a tracee's fd,
  * through a copy of it (pidfd_getfd). */
 static int sock_info(thread *t, int fd, int *fam, int *type, int *proto, pending *p,
@@ -596,8 +522,8 @@ static void finish_net(tracer *tr, thread *t, long ret, int err)
 	const char *addr = p->addr ? p->addr : "-";
 	snprintf(port, sizeof port, "%d", p->port);
 	bool has_port = p->port >= 0 && (fam == AF_INET || fam == AF_INET6);
-	trace_add(tr->t, TR_NET, 1, 6, p->netop, fam_name(fam, famtmp, sizeof famtmp),
-		  type_name(fam, type, proto), addr, has_port ? port : "-",
+	trace_add(tr->t, TR_NET, 1, 6, p->netop, tracer_family_name(fam, famtmp, sizeof famtmp),
+		  tracer_type_name(fam, type, proto), addr, has_port ? port : "-",
 		  tr_result_name(err));
 	/* A pathname unix socket is a file to AppArmor: bind creates it,
 	 * connect writes to it. */

@@ -62,4 +62,13 @@ void status_done(status_line *s);
  * arch_name gets "x86_64", "i386" or "x32". Returns a static/interned name. */
 const char *tracer_syscall_name(unsigned audit_arch, unsigned nr, const char **arch_name);
 
+/* Paths: lexical clean-up in place (no "//", "/./", "/../"); and the path
+ * with its directory canonicalised (symlinks resolved in our mount
+ * namespace) and its last component kept, or followed too if follow. */
+void tracer_normalize(char *path);
+char *tracer_canon(const char *abspath, bool follow);
+/* Trace names of socket families ("inet", "af_N" in tmp) and types. */
+const char *tracer_family_name(int family, char *tmp, size_t n);
+const char *tracer_type_name(int family, int type, int proto);
+
 #endif

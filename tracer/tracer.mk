@@ -1,0 +1,18 @@
+# tracer.mk - the eBPF tracer's kernel program: vmlinux.h from the running
+# kernel's BTF, clang -target bpf, and a libbpf skeleton that tracer/ebpf.c
+# embeds. Included by the top Makefile.
+BPFTOOL ?= bpftool
+VMLINUX_BTF ?= /sys/kernel/btf/vmlinux
+TRACER_BPF_OBJ := $(BUILD)/tracer/polc_trace.bpf.o
+TRACER_SKEL := $(BUILD)/tracer/polc_trace.skel.h
+EXTRA_HDRS += $(TRACER_SKEL)
+
+$(BUILD)/tracer/vmlinux.h:
+	@mkdir -p $(dir $@)
+	$(BPFTOOL) btf dump file $(VMLINUX_BTF) format c > $@.tmp && mv $@.tmp $@
+
+$(TRACER_BPF_OBJ): tracer/polc_trace.bpf.c tracer/trace_bpf.h $(BUILD)/tracer/vmlinux.h
+	$(CLANG) -g -O2 -target bpf -D__TARGET_ARCH_x86 -I$(BUILD)/tracer -I. -c $< -o $@
+
+$(TRACER_SKEL): $(TRACER_BPF_OBJ)
+	$(BPFTOOL) gen skeleton $< name polc_trace > $@.tmp && mv $@.tmp $@
