@@ -1,0 +1,108 @@
+#!/bin/sh
+# BPF LSM enforcement in the kernel lab: `polc run --target bpf` confines a
+# probe (file read denied / sibling allowed, exec denied, capability
+# denied, connect to an address denied inside `unshare -n` / sibling
+# address allowed), a process outside the cgroup is unaffected while the
+# policy is loaded, `mode audit` denies nothing but counts, status names
+# the statements, and `polc run` cleans up its cgroup and unloads.
+SRC=${SRC:-$(cd "$(dirname "$0")/../.." && pwd)}
+POLC=${POLC:-$SRC/${BUILD:-build}/polc}
+if [ "${1:-}" != --inside ]; then
+	out=$(sh "$SRC/tests/vm/run-in-vm.sh" --timeout 240 --env POLC="$POLC" --env SRC="$SRC" \
+		-- unshare -n sh "$SRC/tests/vm/t_bpf_enforce.sh" --inside 2>&1)
+	rc=$?
+	echo "$out"
+	[ $rc = 0 ] || { echo "FAIL: lab run exit $rc"; exit 1; }
+	echo "$out" | grep -q '^ALL-OK$' || { echo "FAIL: no ALL-OK"; exit 1; }
+	exit 0
+fi
+
+# ---- inside the VM, in a fresh network namespace ----
+set -u
+PY=/usr/bin/python3
+T=/tmp/bpflab; mkdir -p $T/lab
+echo secret >$T/lab/secret; echo sibling >$T/lab/sibling; echo x >$T/lab/owned
+ip link set lo up
+ip addr add 10.9.9.9/32 dev lo; ip addr add 10.9.9.8/32 dev lo
+bad=0
+check() { # name want got
+	if [ "$2" = "$3" ]; then echo "ok   $1: $3"; else echo "FAIL $1: want $2, got $3"; bad=1; fi
+}
+
+cat >$T/probe.py <<'EOF'
+import errno, os, socket, subprocess, sys
+def res(f):
+    try:
+        f(); return "ok"
+    except OSError as e:
+        return errno.errorcode.get(e.errno, str(e.errno))
+def conn(a):
+    s = socket.socket(); s.settimeout(2)
+    try: s.connect((a, 80))
+    finally: s.close()
+def run(p):
+    r = subprocess.run([p], stdout=subprocess.DEVNULL)
+d = sys.argv[1]
+print("read-secret", res(lambda: open(d + "/secret").read()))
+print("read-sibling", res(lambda: open(d + "/sibling").read()))
+print("exec-id", res(lambda: run("/usr/bin/id")))
+print("exec-true", res(lambda: run("/usr/bin/true")))
+print("chown", res(lambda: os.chown(d + "/owned", 65534, 65534)))
+print("connect-denied", res(lambda: conn("10.9.9.9")))
+print("connect-sibling", res(lambda: conn("10.9.9.8")))
+EOF
+
+cat >$T/p.pol <<EOF
+policy lab {
+  deny file "$T/lab/secret" read;
+  deny exec "/usr/bin/id";
+  deny capability chown;
+  deny network connect to 10.9.9.9/32;
+}
+EOF
+sed -e 's/policy lab {/policy watch {\n  mode audit;/' $T/p.pol >$T/a.pol
+got() { sed -n "s/^$1 //p" "$2"; }
+
+# 1. confined by polc run
+$POLC run --target bpf $T/p.pol -- $PY $T/probe.py $T/lab >$T/run.out 2>$T/run.err
+echo "polc run exit $?"; cat $T/run.err
+check read-secret EPERM "$(got read-secret $T/run.out)"
+check read-sibling ok "$(got read-sibling $T/run.out)"
+check exec-id EPERM "$(got exec-id $T/run.out)"
+check exec-true ok "$(got exec-true $T/run.out)"
+check chown EPERM "$(got chown $T/run.out)"
+check connect-denied EPERM "$(got connect-denied $T/run.out)"
+check connect-sibling ECONNREFUSED "$(got connect-sibling $T/run.out)"
+
+# 2. loaded for another cgroup: this process is outside it, unaffected
+$POLC build --target bpf -o $T/p.bpfpol $T/p.pol 2>/dev/null
+mkdir -p /sys/fs/cgroup/polc-other
+$POLC load $T/p.bpfpol --cgroup /sys/fs/cgroup/polc-other
+$PY $T/probe.py $T/lab >$T/out.out 2>&1
+for k in read-secret exec-id chown; do check "outside $k" ok "$(got $k $T/out.out)"; done
+check "outside connect-denied" ECONNREFUSED "$(got connect-denied $T/out.out)"
+# a process inside that cgroup is confined
+sh -c "echo \$\$ > /sys/fs/cgroup/polc-other/cgroup.procs; exec $PY $T/probe.py $T/lab" >$T/in.out 2>&1
+check "load+cgroup read-secret" EPERM "$(got read-secret $T/in.out)"
+$POLC status >$T/status.out; cat $T/status.out
+grep -q "policy lab (id [0-9]*) on /sys/fs/cgroup/polc-other" $T/status.out && echo "ok   status names the policy" || { echo "FAIL status"; bad=1; }
+grep -q "p.pol:2:3" $T/status.out && echo "ok   status counts the read denial" || { echo "FAIL status counter"; bad=1; }
+
+# 3. mode audit: nothing denied, still counted
+$POLC build --target bpf -o $T/a.bpfpol $T/a.pol 2>/dev/null
+mkdir -p /sys/fs/cgroup/polc-audit
+$POLC load $T/a.bpfpol --cgroup /sys/fs/cgroup/polc-audit
+sh -c "echo \$\$ > /sys/fs/cgroup/polc-audit/cgroup.procs; exec $PY $T/probe.py $T/lab" >$T/aud.out 2>&1
+check "audit read-secret" ok "$(got read-secret $T/aud.out)"
+check "audit exec-id" ok "$(got exec-id $T/aud.out)"
+$POLC status | grep -A3 'policy watch' | grep -q 'p.pol\|a.pol' && echo "ok   audit counted" || { echo "FAIL audit counter"; bad=1; }
+
+# 4. unload one, then all; polc run cleaned up after itself
+$POLC unload --cgroup /sys/fs/cgroup/polc-audit; check "unload one" 0 $?
+$POLC status | grep -c '^policy ' >$T/n; check "left loaded" 1 "$(cat $T/n)"
+$POLC unload; check "unload all" 0 $?
+[ -e /sys/fs/bpf/polc ] && { echo "FAIL pins left after unload"; bad=1; } || echo "ok   nothing pinned"
+ls -d /sys/fs/cgroup/polc-run-* 2>/dev/null && { echo "FAIL polc run left its cgroup"; bad=1; } || echo "ok   polc run cgroup removed"
+
+[ $bad = 0 ] && echo ALL-OK
+exit $bad
