@@ -1,0 +1,529 @@
+/* apparmor.c - the AppArmor backend: classify() and emit(). See apparmor.h. */
+#include "apparmor.h"
+
+#include <errno.h>
+#include <string.h>
+#include <sys/socket.h>
+#include "../../compiler/consts.h"
+
+/* ---- small facts about the policy ---- */
+
+/* A domain is "open" when what no statement matches is allowed (or
+ * audited): the profile then grants everything and lists the denies. The
+ * written default decides, not the mode: under `mode audit` a default-deny
+ * domain stays an allow-list and the complain flag logs what it would deny. */
+static bool dom_open(const ir_policy *p, ir_domain d)
+{
+	return p->defaults[d].verdict <= IR_AUDIT;
+}
+
+static bool dom_audit(const ir_policy *p, ir_domain d)
+{
+	return p->defaults[d].verdict == IR_AUDIT;
+}
+
+static ir_verdict verdict_of(const ir_policy *p, const ir_stmt *s)
+{
+	return ir_effective(p, s->action).verdict;
+}
+
+static bool is_denyish(const ir_policy *p, const ir_stmt *s)
+{
+	return verdict_of(p, s) >= IR_DENY;
+}
+
+/* Does any allow/audit statement of domain d grant perm bit `perm`? */
+static bool any_allow_perm(const ir_policy *p, ir_domain d, unsigned perm)
+{
+	for (size_t i = 0; i < p->dom[d].n; i++) {
+		const ir_stmt *s = &p->dom[d].v[i];
+		if (!is_denyish(p, s) && (d == IR_EXEC || (s->u.file.perms & perm)))
+			return true;
+	}
+	return false;
+}
+
+/* AppArmor's one execute permission stands for both polc's exec domain and
+ * the file domain's exec perm: an exec is allowed when both allow it. With
+ * both domains closed the allowed set is the intersection of two allow-lists,
+ * which AppArmor rules (a union) cannot express unless one side is empty. */
+static bool x_both_closed_nonempty(const ir_policy *p)
+{
+	return !dom_open(p, IR_FILE) && !dom_open(p, IR_EXEC) &&
+	       any_allow_perm(p, IR_FILE, IR_PERM_EXEC) && any_allow_perm(p, IR_EXEC, 0);
+}
+
+/* Should an allow/audit x grant of domain d be written? Only where the
+ * other domain allows exec by default; otherwise the grant would also
+ * open what the other domain forbids (or, both closed, see above). */
+static bool x_allow_emitted(const ir_policy *p, ir_domain d)
+{
+	ir_domain other = d == IR_EXEC ? IR_FILE : IR_EXEC;
+	if (dom_open(p, other))
+		return true;
+	if (dom_open(p, d))
+		return false;          /* redundant: d allows by default */
+	/* both closed: emit the union only when both sides have allows (then
+	 * partial); with one side empty polc allows no exec at all */
+	return x_both_closed_nonempty(p);
+}
+
+/* ---- classify ---- */
+
+#define EXACT ((support){ SUPPORT_EXACT, NULL })
+#define PARTIAL(w) ((support){ SUPPORT_PARTIAL, (w) })
+#define NONE(w) ((support){ SUPPORT_NONE, (w) })
+
+/* AppArmor fails a denied operation with a fixed errno: EPERM for
+ * capabilities, EACCES for the rest. The IR cannot tell `deny` from `deny
+ * errno EPERM` (both carry EPERM), so EPERM, the language's default, is
+ * taken as "unnamed" and accepted; any other errno but AppArmor's is not. */
+static support errno_support(const ir_policy *p, const ir_stmt *s)
+{
+	if (verdict_of(p, s) != IR_DENY || s->action.verdict != IR_DENY)
+		return EXACT;
+	int e = s->action.err;
+	if (e == EPERM || (e == EACCES && s->domain != IR_CAPABILITY))
+		return EXACT;
+	return PARTIAL(s->domain == IR_CAPABILITY ?
+		       "AppArmor fails a denied capability with EPERM; another errno cannot be chosen" :
+		       "AppArmor fails a denied access with EACCES; another errno cannot be chosen");
+}
+
+static support classify_file(const ir_policy *p, const ir_stmt *s)
+{
+	unsigned pm = s->u.file.perms;
+	bool deny = is_denyish(p, s);
+	bool closed = !dom_open(p, IR_FILE);
+	if ((pm & IR_PERM_EXEC) && !deny && s->domain == IR_FILE) {
+		if (x_both_closed_nonempty(p))
+			return PARTIAL("AppArmor has one execute permission for exec and file exec: "
+				       "with both domains default deny it grants the union of their allows, "
+				       "polc the intersection");
+		if (!x_allow_emitted(p, IR_FILE) && verdict_of(p, s) == IR_AUDIT)
+			return PARTIAL("not logged: an AppArmor audit rule would also grant the "
+				       "execute that the exec domain's default deny forbids");
+	}
+	if (s->domain == IR_EXEC) {
+		if (!deny && x_both_closed_nonempty(p))
+			return PARTIAL("AppArmor has one execute permission for exec and file exec: "
+				       "with both domains default deny it grants the union of their allows, "
+				       "polc the intersection");
+		if (!deny && !x_allow_emitted(p, IR_EXEC) && verdict_of(p, s) == IR_AUDIT)
+			return PARTIAL("not logged: an AppArmor audit rule would also grant the "
+				       "execute that the file domain's default deny forbids");
+		return errno_support(p, s);
+	}
+	if ((pm & IR_PERM_WRITE) && !(pm & IR_PERM_APPEND)) {
+		if (!deny && closed)
+			return PARTIAL("AppArmor's w also grants append");
+		if (deny && (!closed || any_allow_perm(p, IR_FILE, IR_PERM_APPEND)))
+			return PARTIAL("AppArmor's deny w also denies append");
+	}
+	if (!deny && closed && (pm & IR_PERM_LINK))
+		return PARTIAL("AppArmor also requires a hard link's permissions to be a subset "
+			       "of its target's");
+	if (!deny && closed && (pm & IR_PERM_LOCK) && !(pm & IR_PERM_WRITE))
+		return PARTIAL("AppArmor also requires w for a write lock");
+	return errno_support(p, s);
+}
+
+static support classify_network(const ir_policy *p, const ir_stmt *s)
+{
+	const ir_network *n = &s->u.net;
+	if (n->has_addr || n->has_port)
+		return NONE("AppArmor 3 network rules cannot match addresses or ports");
+	if (n->family && !aa_family_name(n->family))
+		return NONE("address family unknown to AppArmor");
+	if (n->op != IR_NET_ANYOP)
+		return PARTIAL("AppArmor 3 network rules cover every operation on a socket of "
+			       "the family and type (its creation included), not one operation");
+	switch (n->proto) {
+	case IR_PROTO_TCP:
+		return PARTIAL("AppArmor matches the socket type: tcp is every SOCK_STREAM socket "
+			       "of inet/inet6 (SCTP and MPTCP stream sockets too)");
+	case IR_PROTO_UDP:
+		return PARTIAL("AppArmor matches the socket type: udp is every SOCK_DGRAM socket "
+			       "of inet/inet6 (ICMP ping and UDP-Lite sockets too)");
+	case IR_PROTO_ICMP:
+		return PARTIAL("AppArmor matches the socket type: icmp is every SOCK_RAW socket, "
+			       "and ICMP ping (SOCK_DGRAM) sockets are not included");
+	case IR_PROTO_RAW:
+	case IR_PROTO_ANY:
+		break;
+	}
+	return errno_support(p, s);
+}
+
+static support classify_apparmor(const ir_policy *p, const ir_stmt *s)
+{
+	switch (s->domain) {
+	case IR_SYSCALL:
+		return NONE("AppArmor does not mediate syscalls");
+	case IR_FILE:
+	case IR_EXEC:
+		return classify_file(p, s);
+	case IR_CAPABILITY:
+		for (int c = 0; c < 64; c++)
+			if ((s->u.cap.caps >> c & 1) && !cap_name(c))
+				return NONE("capability unknown to this build");
+		return errno_support(p, s);
+	case IR_NETWORK:
+		return classify_network(p, s);
+	case IR_MOUNT:
+	case IR_PTRACE:
+	case IR_SIGNAL:
+		return errno_support(p, s);
+	case IR_NDOMAIN:
+		break;
+	}
+	return NONE("unknown domain");
+}
+
+/* ---- text helpers ---- */
+
+/* polc globs and AppArmor's AARE agree (glob.h), but the text differs in
+ * three places: AppArmor's quoted strings interpret \n \t and octal
+ * escapes, so a polc escape of an ordinary character is written plainly;
+ * '@' could start a variable (@{...}); and AppArmor's [^...] may match '/',
+ * which polc's never does. */
+static const char *const AA_META = "*?[]{},\\^";
+
+static const char *put_class(buf *out, const char *g)
+{
+	bool neg = false;
+	buf_put(out, "[", 1);
+	g++;
+	if (*g == '^') {
+		neg = true;
+		buf_put(out, "^", 1);
+		g++;
+	}
+	if (*g == ']') {
+		buf_puts(out, "\\]");
+		g++;
+	}
+	while (*g && *g != ']') {
+		if (*g == '\\' && g[1]) {
+			buf_put(out, g, 2);
+			g += 2;
+			continue;
+		}
+		if (*g == '"')
+			buf_puts(out, "\\\"");
+		else
+			buf_put(out, g, 1);
+		g++;
+	}
+	if (neg)
+		buf_put(out, "/", 1);
+	if (*g == ']') {
+		buf_put(out, "]", 1);
+		g++;
+	}
+	return g;
+}
+
+void aa_put_glob(buf *out, const char *glob, bool dir_suffix)
+{
+	buf_put(out, "\"", 1);
+	const char *g = glob;
+	while (*g) {
+		unsigned char c = (unsigned char)*g;
+		if (c == '\\' && g[1]) {
+			if (strchr(AA_META, g[1]))
+				buf_put(out, g, 2);
+			else if (g[1] == '"' || g[1] == '@')
+				buf_printf(out, "\\%c", g[1]);
+			else
+				buf_put(out, g + 1, 1);
+			g += 2;
+		} else if (c == '[') {
+			g = put_class(out, g);
+		} else if (c == '"' || c == '@') {
+			buf_printf(out, "\\%c", c);
+			g++;
+		} else if (c < 0x20 || c == 0x7f) {
+			buf_printf(out, "\\%03o", c);
+			g++;
+		} else {
+			buf_put(out, g, 1);
+			g++;
+		}
+	}
+	size_t n = strlen(glob);
+	/* "**" already matches a trailing '/'; a glob ending in '/' names the
+	 * directory form itself */
+	if (dir_suffix && n && glob[n - 1] != '/' && !(n >= 2 && !strcmp(glob + n - 2, "**")))
+		buf_puts(out, "{,/}");
+	buf_put(out, "\"", 1);
+}
+
+const char *aa_family_name(int af)
+{
+	/* AppArmor's names are the AF_ names in lower case (the parser's
+	 * table); only the families polc's grammar can name, plus alg. */
+	switch (af) {
+	case AF_UNIX: return "unix";
+	case AF_INET: return "inet";
+	case AF_INET6: return "inet6";
+	case AF_NETLINK: return "netlink";
+	case AF_PACKET: return "packet";
+	case AF_ALG: return "alg";
+	case AF_KEY: return "key";
+	case AF_VSOCK: return "vsock";
+	case AF_BLUETOOTH: return "bluetooth";
+	case AF_CAN: return "can";
+	case AF_XDP: return "xdp";
+	}
+	return NULL;
+}
+
+static const char *prefix(ir_verdict v)
+{
+	return v == IR_AUDIT ? "audit " : v >= IR_DENY ? "deny " : "";
+}
+
+static void put_where(buf *out, const ir_stmt *s)
+{
+	buf_puts(out, "  #");
+	if (s->rule)
+		buf_printf(out, " rule %s,", s->rule);
+	if (s->loc.file)
+		buf_printf(out, " %s:%d:%d", s->loc.file->path, s->loc.line, s->loc.col);
+	buf_puts(out, "\n");
+}
+
+/* ---- emit, per domain ---- */
+
+static void emit_file_stmt(const ir_policy *p, const ir_stmt *s, buf *out)
+{
+	ir_verdict v = verdict_of(p, s);
+	bool deny = v >= IR_DENY;
+	unsigned pm = s->domain == IR_EXEC ? IR_PERM_EXEC : s->u.file.perms;
+	buf b;
+	buf_init(&b);
+	if (pm & IR_PERM_READ) buf_puts(&b, "r");
+	if (pm & IR_PERM_WRITE) buf_puts(&b, "w");          /* w includes a */
+	else if (pm & IR_PERM_APPEND) buf_puts(&b, "a");
+	if (pm & IR_PERM_MMAP) buf_puts(&b, "m");
+	if (pm & IR_PERM_LINK) buf_puts(&b, "l");
+	if (pm & IR_PERM_LOCK) buf_puts(&b, "k");
+	if ((pm & IR_PERM_EXEC) && (deny || x_allow_emitted(p, s->domain)))
+		buf_puts(&b, deny ? "x" : "ix");
+	if (b.len) {
+		buf_printf(out, "  %s", prefix(v));
+		aa_put_glob(out, s->u.file.glob, true);
+		buf_printf(out, " %s,", buf_cstr(&b));
+		put_where(out, s);
+	}
+	buf_free(&b);
+}
+
+static void emit_files(const ir_policy *p, buf *out)
+{
+	bool fo = dom_open(p, IR_FILE), xo = dom_open(p, IR_EXEC);
+	const char *fa = dom_audit(p, IR_FILE) ? "audit " : "";
+	const char *xa = dom_audit(p, IR_EXEC) ? "audit " : "";
+	/* a bare `file,` is /{**,} rwmlkix: use it only when exec is open too */
+	if (fo && xo && !strcmp(fa, xa))
+		buf_printf(out, "  %sfile,\n", fa);
+	else {
+		if (fo)
+			buf_printf(out, "  %s\"/{,**}\" rwmlk,\n", fa);
+		if (fo && xo)
+			buf_printf(out, "  %s\"/{,**}\" ix,\n", xa);
+	}
+	for (int d = IR_FILE; d <= IR_EXEC; d++)
+		for (size_t i = 0; i < p->dom[d].n; i++)
+			emit_file_stmt(p, &p->dom[d].v[i], out);
+}
+
+static void emit_caps(const ir_policy *p, buf *out)
+{
+	if (dom_open(p, IR_CAPABILITY))
+		buf_printf(out, "  %scapability,\n", dom_audit(p, IR_CAPABILITY) ? "audit " : "");
+	for (size_t i = 0; i < p->dom[IR_CAPABILITY].n; i++) {
+		const ir_stmt *s = &p->dom[IR_CAPABILITY].v[i];
+		buf_printf(out, "  %scapability", prefix(verdict_of(p, s)));
+		for (int c = 0; c < 64; c++)
+			if ((s->u.cap.caps >> c & 1) && cap_name(c))
+				buf_printf(out, " %s", cap_name(c));
+		buf_puts(out, ",");
+		put_where(out, s);
+	}
+}
+
+static void emit_mounts(const ir_policy *p, buf *out)
+{
+	if (dom_open(p, IR_MOUNT)) {
+		const char *a = dom_audit(p, IR_MOUNT) ? "audit " : "";
+		buf_printf(out, "  %smount,\n  %sumount,\n  %spivot_root,\n", a, a, a);
+	}
+	for (size_t i = 0; i < p->dom[IR_MOUNT].n; i++) {
+		const ir_stmt *s = &p->dom[IR_MOUNT].v[i];
+		const ir_mount *m = &s->u.mount;
+		buf_printf(out, "  %s", prefix(verdict_of(p, s)));
+		switch (m->op) {
+		case IR_MOUNT_MOUNT:
+			buf_puts(out, "mount");
+			if (m->nfstype) {
+				buf_puts(out, " fstype=(");
+				for (size_t k = 0; k < m->nfstype; k++)
+					buf_printf(out, "%s%s", k ? "," : "", m->fstypes[k]);
+				buf_puts(out, ")");
+			}
+			if (m->target) {
+				buf_puts(out, " -> ");
+				aa_put_glob(out, m->target, true);
+			}
+			break;
+		case IR_MOUNT_UMOUNT:
+			buf_puts(out, "umount");
+			if (m->target) {
+				buf_puts(out, " ");
+				aa_put_glob(out, m->target, true);
+			}
+			break;
+		case IR_MOUNT_PIVOT_ROOT:
+			buf_puts(out, "pivot_root");
+			if (m->target) {
+				buf_puts(out, " ");
+				aa_put_glob(out, m->target, true);
+			}
+			break;
+		}
+		buf_puts(out, ",");
+		put_where(out, s);
+	}
+}
+
+static const char *proto_word(ir_net_proto pr)
+{
+	switch (pr) {
+	case IR_PROTO_TCP: return "tcp";
+	case IR_PROTO_UDP: return "udp";
+	case IR_PROTO_RAW: return "raw";
+	case IR_PROTO_ICMP: return "icmp";
+	case IR_PROTO_ANY: break;
+	}
+	return NULL;
+}
+
+static void emit_network(const ir_policy *p, buf *out)
+{
+	if (dom_open(p, IR_NETWORK)) {
+		const char *a = dom_audit(p, IR_NETWORK) ? "audit " : "";
+		/* unix: for kernels with fine-grained af_unix mediation */
+		buf_printf(out, "  %snetwork,\n  %sunix,\n", a, a);
+	}
+	for (size_t i = 0; i < p->dom[IR_NETWORK].n; i++) {
+		const ir_stmt *s = &p->dom[IR_NETWORK].v[i];
+		const ir_network *n = &s->u.net;
+		if (classify_network(p, s).level == SUPPORT_NONE) {
+			buf_puts(out, "  # not enforced (AppArmor cannot):");
+			put_where(out, s);
+			continue;
+		}
+		const char *fam = n->family ? aa_family_name(n->family) : NULL;
+		const char *pr = proto_word(n->proto);
+		buf_printf(out, "  %snetwork%s%s%s%s,", prefix(verdict_of(p, s)),
+			   fam ? " " : "", fam ? fam : "", pr ? " " : "", pr ? pr : "");
+		put_where(out, s);
+		if (n->family == AF_UNIX && !pr) {
+			buf_printf(out, "  %sunix,", prefix(verdict_of(p, s)));
+			put_where(out, s);
+		}
+	}
+}
+
+static void emit_ptrace(const ir_policy *p, buf *out)
+{
+	if (dom_open(p, IR_PTRACE))
+		buf_printf(out, "  %sptrace,\n", dom_audit(p, IR_PTRACE) ? "audit " : "");
+	else
+		/* polc restricts what the workload does; being traced is the
+		 * tracer's business (and its own children share this profile) */
+		buf_puts(out, "  ptrace (readby, tracedby),\n");
+	for (size_t i = 0; i < p->dom[IR_PTRACE].n; i++) {
+		const ir_stmt *s = &p->dom[IR_PTRACE].v[i];
+		unsigned m = s->u.ptrace.modes;
+		if (!m)
+			m = IR_PTRACE_READ | IR_PTRACE_TRACE;
+		buf_printf(out, "  %sptrace (%s%s%s),", prefix(verdict_of(p, s)),
+			   m & IR_PTRACE_READ ? "read" : "", m == 3 ? ", " : "",
+			   m & IR_PTRACE_TRACE ? "trace" : "");
+		put_where(out, s);
+	}
+}
+
+static void emit_signal(const ir_policy *p, buf *out)
+{
+	if (dom_open(p, IR_SIGNAL))
+		buf_printf(out, "  %ssignal,\n", dom_audit(p, IR_SIGNAL) ? "audit " : "");
+	else
+		buf_puts(out, "  signal (receive),\n");   /* as for ptrace */
+	for (size_t i = 0; i < p->dom[IR_SIGNAL].n; i++) {
+		const ir_stmt *s = &p->dom[IR_SIGNAL].v[i];
+		buf_printf(out, "  %ssignal (send)", prefix(verdict_of(p, s)));
+		if (s->u.signal.peer) {
+			buf_puts(out, " peer=");
+			aa_put_glob(out, s->u.signal.peer, false);
+		}
+		buf_puts(out, ",");
+		put_where(out, s);
+	}
+}
+
+/* AppArmor cannot hold back syscalls; a default that is not allow is a
+ * statement-like promise classify() never sees, so it is checked here. */
+static int check_syscall_default(const ir_policy *p, const backend_opts *o, diag_ctx *d)
+{
+	if (p->defaults[IR_SYSCALL].verdict == IR_ALLOW)
+		return 0;
+	if (o && o->allow_partial) {
+		diag_warn(d, p->loc, "apparmor does not enforce `default %s syscall`: "
+			  "AppArmor does not mediate syscalls",
+			  ir_verdict_name(p->defaults[IR_SYSCALL].verdict));
+		return 0;
+	}
+	diag_error(d, p->loc, "target apparmor cannot enforce `default %s syscall`: AppArmor "
+		   "does not mediate syscalls (use --allow-partial to build anyway)",
+		   ir_verdict_name(p->defaults[IR_SYSCALL].verdict));
+	return -1;
+}
+
+static int emit_apparmor(const ir_policy *p, const backend_opts *o, buf *out, diag_ctx *d)
+{
+	if (o && o->format && strcmp(o->format, "profile")) {
+		diag_error(d, src_loc_none(), "apparmor has no format '%s' (only: profile)", o->format);
+		return -1;
+	}
+	if (check_syscall_default(p, o, d) < 0)
+		return -1;
+	backend_header(&backend_apparmor, p, o, "# ", out);
+	if (p->defaults[IR_SYSCALL].verdict != IR_ALLOW)
+		buf_printf(out, "# not enforced: default %s syscall (AppArmor does not mediate syscalls)\n",
+			   ir_verdict_name(p->defaults[IR_SYSCALL].verdict));
+	buf_puts(out, "# exec rules use ix: programs run by the workload keep this profile\n");
+	buf_puts(out, "abi <abi/3.0>,\n#include <tunables/global>\n\n");
+	buf_printf(out, "profile %s flags=(attach_disconnected,mediate_deleted%s) {\n",
+		   p->name, p->mode == IR_MODE_AUDIT ? ",complain" : "");
+	emit_files(p, out);
+	emit_caps(p, out);
+	emit_mounts(p, out);
+	emit_network(p, out);
+	emit_ptrace(p, out);
+	emit_signal(p, out);
+	buf_puts(out, "}\n");
+	return 0;
+}
+
+static const char *const aa_formats[] = { "profile", NULL };
+
+const backend backend_apparmor = {
+	.name = "apparmor",
+	.formats = aa_formats,
+	.classify = classify_apparmor,
+	.emit = emit_apparmor,
+};

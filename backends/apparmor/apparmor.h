@@ -1,0 +1,34 @@
+/* apparmor.h - the AppArmor backend: IR in, one AppArmor 3 profile out.
+ *
+ * Takes: an ir_policy (read only).
+ * Gives: backend_apparmor (backend.h; format "profile"): a profile named
+ *        after the policy, `abi <abi/3.0>`, with file, exec, capability,
+ *        mount, network, ptrace and signal rules; and run_confine_apparmor()
+ *        (cli/commands.h), which loads it and arranges for the next exec to
+ *        run under it.
+ * Promises: deny wins in AppArmor as in polc, so statements map one to one;
+ *        a `default deny` domain becomes an allow-list, a `default allow`
+ *        one an open rule (`file,` `network,` ...) plus the denies. Allowed
+ *        execs use `ix`: the program keeps this profile, so the policy covers
+ *        the workload and everything it runs. AppArmor has one execute bit
+ *        for both polc's exec domain and a file statement's `exec` perm
+ *        (an exec is allowed only when both domains allow it); see
+ *        classify() for the cases it cannot express. What classify() calls
+ *        unsupported is left out of the profile (the header lists it).
+ */
+#ifndef POLC_APPARMOR_H
+#define POLC_APPARMOR_H
+
+#include "../backend.h"
+
+/* Append glob as a quoted AppArmor path; dir_suffix appends "{,/}" so that
+ * a glob naming a directory also matches AppArmor's "dir/" form of it. */
+void aa_put_glob(buf *out, const char *glob, bool dir_suffix);
+
+/* AppArmor's name of an address family (AF_INET -> "inet"); NULL if none. */
+const char *aa_family_name(int af);
+
+/* Is AppArmor active in this kernel? If not, *why says which LSMs are. */
+bool aa_available(char *why, size_t whylen);
+
+#endif

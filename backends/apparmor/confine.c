@@ -1,0 +1,96 @@
+/* confine.c - `polc run --target apparmor`: load the profile, then ask
+ * AppArmor to put the next exec under it (aa_change_onexec). See apparmor.h.
+ *
+ * The profile is loaded with apparmor_parser -r from a temporary file: the
+ * parser is the one compiler of AppArmor policy, and its binary format is
+ * tied to the kernel's feature set, which the parser reads itself.
+ */
+#include "apparmor.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/apparmor.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "../../cli/commands.h"
+
+bool aa_available(char *why, size_t whylen)
+{
+	if (aa_is_enabled() == 1)
+		return true;
+	char lsm[256] = "unknown";
+	FILE *f = fopen("/sys/kernel/security/lsm", "r");
+	if (f) {
+		if (fgets(lsm, sizeof lsm, f))
+			lsm[strcspn(lsm, "\n")] = 0;
+		fclose(f);
+	}
+	snprintf(why, whylen, "this kernel has no AppArmor (active LSMs: %s)", lsm);
+	return false;
+}
+
+/* Run apparmor_parser -r on path; 0 on success. */
+static int load_profile(const char *path)
+{
+	pid_t pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		char *argv[] = { "apparmor_parser", "-r", "-K", "-q", (char *)path, NULL };
+		execvp(argv[0], argv);
+		execv("/sbin/apparmor_parser", argv);
+		execv("/usr/sbin/apparmor_parser", argv);
+		fprintf(stderr, "polc: cannot run apparmor_parser: %s\n", strerror(errno));
+		_exit(127);
+	}
+	int st;
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR)
+			return -1;
+	return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
+}
+
+int run_confine_apparmor(const struct ir_policy *p, int allow_partial)
+{
+	char why[300];
+	if (!aa_available(why, sizeof why)) {
+		fprintf(stderr, "polc: %s\n", why);
+		return EXIT_SYSTEM;
+	}
+	diag_ctx d;
+	diag_init(&d);
+	buf out;
+	buf_init(&out);
+	backend_opts o = { .format = "profile", .allow_partial = allow_partial,
+			   .polc_version = POLC_VERSION };
+	int r = backend_apparmor.emit(p, &o, &out, &d);
+	diag_print(&d, stderr, false);
+	diag_free(&d);
+	if (r < 0) {
+		buf_free(&out);
+		return EXIT_POLICY;
+	}
+	char tmp[] = "/tmp/polc-apparmor-XXXXXX";
+	int fd = mkstemp(tmp);
+	r = EXIT_SYSTEM;
+	if (fd < 0) {
+		fprintf(stderr, "polc: cannot create a temporary profile: %s\n", strerror(errno));
+	} else {
+		bool ok = write(fd, out.data, out.len) == (ssize_t)out.len;
+		close(fd);
+		if (!ok)
+			fprintf(stderr, "polc: cannot write %s: %s\n", tmp, strerror(errno));
+		else if (load_profile(tmp) < 0)
+			fprintf(stderr, "polc: apparmor_parser could not load profile %s\n", p->name);
+		else if (aa_change_onexec(p->name) < 0)
+			fprintf(stderr, "polc: cannot change to profile %s on exec: %s\n",
+				p->name, strerror(errno));
+		else
+			r = EXIT_OK;
+		unlink(tmp);
+	}
+	buf_free(&out);
+	return r;
+}
