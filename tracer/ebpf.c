@@ -73,7 +73,7 @@ static int write_str(const char *path, const char *s)
 
 static bool cgroup_empty(const char *cg)
 {
-	char p[600], b[64];
+	char p[700], b[64];
 	snprintf(p, sizeof p, "%s/cgroup.procs", cg);
 	int fd = open(p, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)

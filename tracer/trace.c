@@ -301,11 +301,12 @@ static int hexval(int c)
 	return -1;
 }
 
-/* Split one line into tokens (unescaped, allocated). Returns count or -1. */
-static int tokenize(rd_ctx *c, const char *s, char **tok, int max)
+/* Split one line into tokens (unescaped, allocated). Returns count or -1;
+ * *pn counts the tokens allocated so far either way. */
+static int tokenize(rd_ctx *c, const char *s, char **tok, int max, int *pn)
 {
 	int n = 0;
-	for (;;) {
+	for (;; *pn = n) {
 		while (*s == ' ' || *s == '\t')
 			s++;
 		if (!*s)
@@ -479,9 +480,13 @@ static int parse_header(rd_ctx *c, const char *line)
 static int parse_record(rd_ctx *c, trace *t, const char *line)
 {
 	char *tok[TR_MAXF + 2];
-	int n = tokenize(c, line, tok, TR_MAXF + 2);
-	if (n < 0)
+	int got = 0;
+	int n = tokenize(c, line, tok, TR_MAXF + 2, &got);
+	if (n < 0) {
+		for (int i = 0; i < got; i++)
+			free(tok[i]);
 		return -1;
+	}
 	int rc = -1, k;
 	for (k = 0; k < TR_NKIND; k++)
 		if (strcmp(tok[0], kind_names[k]) == 0)
