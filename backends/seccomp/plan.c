@@ -1,0 +1,592 @@
+/* plan.c - IR -> per-arch, per-syscall disjoint regions (the seccomp plan),
+ * and classify(): what seccomp can see of each statement.
+ *
+ * For one syscall, each domain's statements are ordered by written verdict
+ * (kill > deny > audit > allow, source order among equals, as ir_decide);
+ * region k = statement k AND NOT every earlier one with another action;
+ * the rest goes to the domain's default. The syscall domain and a
+ * syscall-level domain (mount, network, ptrace, signal) are combined by
+ * taking the more restrictive decision, which is what the tests' oracle
+ * does with sc_domain_event().
+ */
+#include "seccomp.h"
+#include "../../compiler/syscalls.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <netinet/in.h>
+
+/* ---- which syscalls stand for which events ---- */
+
+typedef struct { const char *name; ir_domain dom; int sub; } sc_evmap;
+
+static const sc_evmap evmap[] = {
+	{ "mount", IR_MOUNT, IR_MOUNT_MOUNT }, { "fsopen", IR_MOUNT, IR_MOUNT_MOUNT },
+	{ "fsmount", IR_MOUNT, IR_MOUNT_MOUNT }, { "fspick", IR_MOUNT, IR_MOUNT_MOUNT },
+	{ "move_mount", IR_MOUNT, IR_MOUNT_MOUNT }, { "mount_setattr", IR_MOUNT, IR_MOUNT_MOUNT },
+	{ "umount", IR_MOUNT, IR_MOUNT_UMOUNT }, { "umount2", IR_MOUNT, IR_MOUNT_UMOUNT },
+	{ "pivot_root", IR_MOUNT, IR_MOUNT_PIVOT_ROOT },
+	{ "socket", IR_NETWORK, 0 }, { "socketpair", IR_NETWORK, 0 },
+	{ "ptrace", IR_PTRACE, IR_PTRACE_TRACE }, { "process_vm_writev", IR_PTRACE, IR_PTRACE_TRACE },
+	{ "pidfd_getfd", IR_PTRACE, IR_PTRACE_TRACE }, { "process_vm_readv", IR_PTRACE, IR_PTRACE_READ },
+	{ "kcmp", IR_PTRACE, IR_PTRACE_READ },
+	{ "kill", IR_SIGNAL, 0 }, { "tkill", IR_SIGNAL, 0 }, { "tgkill", IR_SIGNAL, 0 },
+	{ "rt_sigqueueinfo", IR_SIGNAL, 0 }, { "rt_tgsigqueueinfo", IR_SIGNAL, 0 },
+	{ "pidfd_send_signal", IR_SIGNAL, 0 },
+};
+#define NEVMAP (sizeof evmap / sizeof evmap[0])
+
+static const sc_evmap *evmap_find(const char *name)
+{
+	for (size_t i = 0; i < NEVMAP; i++)
+		if (!strcmp(evmap[i].name, name))
+			return &evmap[i];
+	return NULL;
+}
+
+bool sc_domain_event(const char *name, const uint64_t args[6], ir_event *ev)
+{
+	const sc_evmap *m = evmap_find(name);
+	if (!m)
+		return false;
+	memset(ev, 0, sizeof *ev);
+	ev->domain = m->dom;
+	switch (m->dom) {
+	case IR_MOUNT: ev->u.mount.op = (ir_mount_op)m->sub; break;
+	case IR_NETWORK:
+		ev->u.net.op = IR_NET_CREATE;
+		ev->u.net.family = (int)(uint32_t)args[0];
+		ev->u.net.type = (int)(uint32_t)args[1];
+		ev->u.net.protocol = (int)(uint32_t)args[2];
+		break;
+	case IR_PTRACE: ev->u.ptrace.mode = (unsigned)m->sub; break;
+	default: break;
+	}
+	return true;
+}
+
+/* ---- classify ---- */
+
+static support sup(support_level l, const char *why)
+{
+	support s = { l, why };
+	return s;
+}
+
+static support classify(const ir_policy *p, const ir_stmt *s)
+{
+	switch (s->domain) {
+	case IR_SYSCALL: return sup(SUPPORT_EXACT, NULL);
+	case IR_FILE: return sup(SUPPORT_NONE, "seccomp cannot see paths");
+	case IR_EXEC: return sup(SUPPORT_NONE, "seccomp cannot see paths (exec)");
+	case IR_CAPABILITY:
+		return sup(SUPPORT_NONE, "seccomp cannot see capability checks");
+	case IR_MOUNT:
+		if (s->u.mount.nfstype || s->u.mount.target)
+			return sup(SUPPORT_NONE, "seccomp cannot read the fstype or "
+				   "target strings (they sit behind pointers)");
+		return sup(SUPPORT_EXACT, NULL);
+	case IR_NETWORK:
+		if (s->u.net.has_addr || s->u.net.has_port)
+			return sup(SUPPORT_NONE, "seccomp cannot see addresses or "
+				   "ports (they sit behind pointers)");
+		if (s->u.net.op != IR_NET_ANYOP)
+			return sup(SUPPORT_NONE, "seccomp sees socket(2) arguments "
+				   "only, not the family of the socket a "
+				   "connect/bind/listen/accept/send uses");
+		if (p->arches & IR_ARCH_BIT(IR_ARCH_I386))
+			return sup(SUPPORT_PARTIAL, "on i386, socketcall(2) passes "
+				   "socket(2)'s arguments in memory seccomp cannot "
+				   "read; only the direct socket(2) is filtered");
+		return sup(SUPPORT_EXACT, NULL);
+	case IR_PTRACE:
+		return sup(SUPPORT_PARTIAL, "seccomp sees ptrace(2), process_vm_"
+			   "readv/writev(2), kcmp(2) and pidfd_getfd(2) calls, not "
+			   "ptrace access checks through /proc/PID files, and "
+			   "cannot tell the target");
+	case IR_SIGNAL:
+		if (s->u.signal.peer)
+			return sup(SUPPORT_NONE, "seccomp cannot see the target's label");
+		return sup(SUPPORT_PARTIAL, "seccomp sees the kill(2) family "
+			   "(signals to itself included), not signals the kernel "
+			   "sends for the process (F_SETOWN, pdeath_signal)");
+	case IR_NDOMAIN: break;
+	}
+	return sup(SUPPORT_NONE, "unknown domain");
+}
+
+static bool lowered(const ir_policy *p, const ir_stmt *s, bool allow_partial)
+{
+	support su = classify(p, s);
+	return su.level == SUPPORT_EXACT || (su.level == SUPPORT_PARTIAL && allow_partial);
+}
+
+/* ---- sources: one statement as (pos, neg) DNFs for one syscall ---- */
+
+typedef struct {
+	ir_verdict written;
+	ir_action act;
+	sc_dnf pos, neg;
+} src;
+
+typedef struct { src *v; size_t n, cap; } srclist;
+
+static bool wide32(ir_arch a, uint8_t arg32, int arg)
+{
+	return a == IR_ARCH_I386 || ((arg32 >> arg) & 1);
+}
+
+/* A set of alternative conjunctions of conditions (the network lowering
+ * needs OR; a syscall statement has one conjunction). */
+typedef struct { ir_arg_cond *c; size_t n; } cconj;
+
+static int src_from(src *s, const cconj *alt, size_t nalt, ir_arch a, uint8_t arg32)
+{
+	memset(&s->pos, 0, sizeof s->pos);
+	sc_dnf_true(&s->neg);
+	for (size_t i = 0; i < nalt; i++) {
+		sc_dnf one = { 0 }, notone = { 0 };
+		sc_dnf_true(&one);
+		for (size_t j = 0; j < alt[i].n; j++) {
+			const ir_arg_cond *c = &alt[i].c[j];
+			if (sc_dnf_and_cond(&one, c, wide32(a, arg32, c->arg), false))
+				goto big;
+			sc_dnf t = { 0 };
+			sc_dnf_true(&t);
+			if (sc_dnf_and_cond(&t, c, wide32(a, arg32, c->arg), true))
+				goto big;
+			sc_dnf_or(&notone, &t);
+			sc_dnf_free(&t);
+		}
+		sc_dnf_or(&s->pos, &one);
+		int rc = sc_dnf_and(&s->neg, &notone);
+		sc_dnf_free(&one);
+		sc_dnf_free(&notone);
+		if (rc)
+			return -1;
+		continue;
+big:
+		sc_dnf_free(&one);
+		sc_dnf_free(&notone);
+		return -1;
+	}
+	return 0;
+}
+
+static src *src_push(srclist *l, const ir_policy *p, const ir_stmt *st)
+{
+	xgrow(&l->v, &l->cap, l->n + 1, sizeof *l->v);
+	src *s = &l->v[l->n++];
+	memset(s, 0, sizeof *s);
+	s->written = st->action.verdict;
+	s->act = ir_effective(p, st->action);
+	return s;
+}
+
+static void srclist_free(srclist *l)
+{
+	for (size_t i = 0; i < l->n; i++) {
+		sc_dnf_free(&l->v[i].pos);
+		sc_dnf_free(&l->v[i].neg);
+	}
+	free(l->v);
+	memset(l, 0, sizeof *l);
+}
+
+static ir_arg_cond cnd(int arg, ir_cmp op, uint64_t mask, uint64_t v)
+{
+	ir_arg_cond c = { arg, op, mask, v };
+	return c;
+}
+
+/* The socket(2) arguments a network statement (family/proto only) means;
+ * the same as ir_decide's proto_matches(). */
+static size_t net_alts(const ir_network *n, cconj *alt, ir_arg_cond (*store)[3])
+{
+	int fams[2], nf = 0;
+	bool inet_only = n->proto == IR_PROTO_TCP || n->proto == IR_PROTO_UDP ||
+			 n->proto == IR_PROTO_ICMP;
+	if (n->family) {
+		if (inet_only && n->family != AF_INET && n->family != AF_INET6)
+			return 0;
+		fams[nf++] = n->family;
+	} else if (inet_only) {
+		fams[nf++] = AF_INET;
+		fams[nf++] = AF_INET6;
+	}
+	int type = -1, protos[2] = { -1, -1 };
+	switch (n->proto) {
+	case IR_PROTO_TCP: type = SOCK_STREAM; protos[0] = 0; protos[1] = IPPROTO_TCP; break;
+	case IR_PROTO_UDP: type = SOCK_DGRAM; protos[0] = 0; protos[1] = IPPROTO_UDP; break;
+	case IR_PROTO_RAW: type = SOCK_RAW; break;
+	case IR_PROTO_ICMP: protos[0] = IPPROTO_ICMP; protos[1] = IPPROTO_ICMPV6; break;
+	case IR_PROTO_ANY: break;
+	}
+	size_t na = 0;
+	for (int f = 0; f < (nf ? nf : 1); f++) {
+		for (int q = 0; q < (protos[0] >= 0 ? 2 : 1); q++) {
+			cconj *c = &alt[na];
+			c->c = store[na++];
+			c->n = 0;
+			if (nf)
+				c->c[c->n++] = cnd(0, IR_CMP_EQ, 0, (uint64_t)fams[f]);
+			if (type >= 0)
+				c->c[c->n++] = cnd(1, IR_CMP_MASKED_EQ, 0xf, (uint64_t)type);
+			if (protos[0] >= 0)
+				c->c[c->n++] = cnd(2, IR_CMP_EQ, 0, (uint64_t)protos[q]);
+		}
+	}
+	return na;
+}
+
+/* Does statement st (of a syscall-level domain) speak about event map m? */
+static bool dom_stmt_applies(const ir_stmt *st, const sc_evmap *m)
+{
+	switch (st->domain) {
+	case IR_MOUNT: return (int)st->u.mount.op == m->sub;
+	case IR_NETWORK: return true;
+	case IR_PTRACE: return (st->u.ptrace.modes & (unsigned)m->sub) != 0;
+	case IR_SIGNAL: return true;
+	default: return false;
+	}
+}
+
+/* ---- partitions ---- */
+
+typedef struct { sc_region *v; size_t n, cap; } part;
+
+static bool act_eq(ir_action a, ir_action b)
+{
+	return a.verdict == b.verdict && (a.verdict != IR_DENY || a.err == b.err);
+}
+
+static void part_add(part *pt, ir_action act, sc_dnf *dnf)
+{
+	if (dnf->n == 0) {
+		sc_dnf_free(dnf);
+		return;
+	}
+	for (size_t i = 0; i < pt->n; i++) {
+		if (act_eq(pt->v[i].act, act)) {
+			sc_dnf_or(&pt->v[i].dnf, dnf);
+			sc_dnf_free(dnf);
+			return;
+		}
+	}
+	xgrow(&pt->v, &pt->cap, pt->n + 1, sizeof *pt->v);
+	pt->v[pt->n].act = act;
+	pt->v[pt->n].dnf = *dnf;
+	pt->n++;
+	memset(dnf, 0, sizeof *dnf);
+}
+
+static void part_free(part *pt)
+{
+	for (size_t i = 0; i < pt->n; i++)
+		sc_dnf_free(&pt->v[i].dnf);
+	free(pt->v);
+	memset(pt, 0, sizeof *pt);
+}
+
+static int by_written(const void *a, const void *b)
+{
+	const src *x = a, *y = b;
+	return (int)y->written - (int)x->written;
+}
+
+/* Stable sort by written verdict (qsort is not stable: insertion sort). */
+static void sort_sources(srclist *l)
+{
+	for (size_t i = 1; i < l->n; i++) {
+		src t = l->v[i];
+		size_t j = i;
+		while (j > 0 && by_written(&l->v[j - 1], &t) > 0) {
+			l->v[j] = l->v[j - 1];
+			j--;
+		}
+		l->v[j] = t;
+	}
+}
+
+static int partition(srclist *l, ir_action def, part *out)
+{
+	sort_sources(l);
+	memset(out, 0, sizeof *out);
+	for (size_t k = 0; k < l->n; k++) {
+		sc_dnf r;
+		sc_dnf_copy(&r, &l->v[k].pos);
+		for (size_t j = 0; j < k && r.n; j++)
+			if (!act_eq(l->v[j].act, l->v[k].act) && sc_dnf_and(&r, &l->v[j].neg))
+				goto big;
+		part_add(out, l->v[k].act, &r);
+		continue;
+big:
+		sc_dnf_free(&r);
+		return -1;
+	}
+	sc_dnf rest = { 0 };
+	sc_dnf_true(&rest);
+	for (size_t j = 0; j < l->n && rest.n; j++)
+		if (sc_dnf_and(&rest, &l->v[j].neg)) {
+			sc_dnf_free(&rest);
+			return -1;
+		}
+	part_add(out, def, &rest);
+	return 0;
+}
+
+/* The more restrictive of two decisions; the syscall domain's on a tie. */
+static int combine(part *a, const part *b)
+{
+	part r = { 0 };
+	for (size_t i = 0; i < a->n; i++) {
+		for (size_t j = 0; j < b->n; j++) {
+			sc_dnf x;
+			sc_dnf_copy(&x, &a->v[i].dnf);
+			if (sc_dnf_and(&x, &b->v[j].dnf)) {
+				sc_dnf_free(&x);
+				part_free(&r);
+				return -1;
+			}
+			ir_action act = b->v[j].act.verdict > a->v[i].act.verdict ?
+					b->v[j].act : a->v[i].act;
+			part_add(&r, act, &x);
+		}
+	}
+	part_free(a);
+	*a = r;
+	return 0;
+}
+
+/* ---- the plan ---- */
+
+typedef struct {
+	const ir_policy *p;
+	bool allow_partial;
+	diag_ctx *d;
+	ir_action sysdef;      /* effective syscall default */
+} ctx;
+
+static ir_action dom_default(const ctx *c, ir_domain dom)
+{
+	ir_action a = ir_effective(c->p, c->p->defaults[dom]);
+	/* ptrace/signal are partial: their defaults too only with --allow-partial */
+	if ((dom == IR_PTRACE || dom == IR_SIGNAL) && !c->allow_partial)
+		a.verdict = IR_ALLOW;
+	return a;
+}
+
+static int fail_big(const ctx *c, src_loc loc, const char *name)
+{
+	diag_error(c->d, loc, "seccomp: the argument conditions on %s expand to "
+		   "more than %d terms; simplify them", name, SC_MAX_CONJ);
+	return -1;
+}
+
+/* Partition of the syscall domain for (a, nr). */
+static int sys_part(const ctx *c, ir_arch a, uint32_t nr, const char *name, part *out)
+{
+	const ir_stmt_list *sl = &c->p->dom[IR_SYSCALL];
+	srclist l = { 0 };
+	int rc = 0;
+	for (size_t i = 0; i < sl->n && !rc; i++) {
+		const ir_stmt *st = &sl->v[i];
+		const ir_syscall *sy = &st->u.sys;
+		if (sy->nr[a] < 0 || (uint32_t)sy->nr[a] != nr)
+			continue;
+		cconj one = { sy->conds, sy->ncond };
+		src *s = src_push(&l, c->p, st);
+		if (src_from(s, &one, 1, a, sy->arg32))
+			rc = fail_big(c, st->loc, name);
+	}
+	if (!rc && partition(&l, c->sysdef, out))
+		rc = fail_big(c, c->p->loc, name);
+	srclist_free(&l);
+	return rc;
+}
+
+/* Partition of syscall-level domain m->dom for syscall `name` (args as the
+ * socket(2) lowering needs them); empty when that domain says nothing. */
+static int dom_part(const ctx *c, ir_arch a, const sc_evmap *m, part *out)
+{
+	const ir_stmt_list *sl = &c->p->dom[m->dom];
+	ir_action def = dom_default(c, m->dom);
+	srclist l = { 0 };
+	memset(out, 0, sizeof *out);
+	for (size_t i = 0; i < sl->n; i++) {
+		const ir_stmt *st = &sl->v[i];
+		if (!lowered(c->p, st, c->allow_partial) || !dom_stmt_applies(st, m))
+			continue;
+		cconj alt[4];
+		ir_arg_cond store[4][3];
+		size_t na = 1;
+		alt[0].c = store[0];
+		alt[0].n = 0;
+		if (m->dom == IR_NETWORK)
+			na = net_alts(&st->u.net, alt, store);
+		src *s = src_push(&l, c->p, st);
+		if (na == 0) {           /* matches no socket(2) call */
+			memset(&s->pos, 0, sizeof s->pos);
+			sc_dnf_true(&s->neg);
+		} else if (src_from(s, alt, na, a, 0x3f)) {
+			srclist_free(&l);
+			return fail_big(c, st->loc, m->name);
+		}
+	}
+	int rc = 0;
+	if (l.n || def.verdict != IR_ALLOW)
+		if (partition(&l, def, out))
+			rc = fail_big(c, c->p->loc, m->name);
+	srclist_free(&l);
+	return rc;
+}
+
+static sc_sysplan *arch_push(sc_archplan *ap)
+{
+	xgrow(&ap->v, &ap->cap, ap->n + 1, sizeof *ap->v);
+	sc_sysplan *s = &ap->v[ap->n++];
+	memset(s, 0, sizeof *s);
+	return s;
+}
+
+/* Plan one syscall of arch a; adds nothing when the filter default covers it. */
+static int plan_sys(const ctx *c, const sc_plan *pl, ir_arch a, uint32_t nr, sc_archplan *ap)
+{
+	char name[64];
+	if (!sys_name(a, nr, name, sizeof name))
+		return 0;
+	part pt;
+	if (sys_part(c, a, nr, name, &pt))
+		return -1;
+	const sc_evmap *m = evmap_find(name);
+	if (m) {
+		part q;
+		if (dom_part(c, a, m, &q)) {
+			part_free(&pt);
+			return -1;
+		}
+		int rc = q.n ? combine(&pt, &q) : 0;
+		part_free(&q);
+		if (rc) {
+			part_free(&pt);
+			return fail_big(c, c->p->loc, name);
+		}
+	}
+	/* Regions with the filter default's action need no rule. */
+	size_t k = 0;
+	for (size_t i = 0; i < pt.n; i++) {
+		if (act_eq(pt.v[i].act, pl->def))
+			sc_dnf_free(&pt.v[i].dnf);
+		else
+			pt.v[k++] = pt.v[i];
+	}
+	pt.n = k;
+	if (!pt.n) {
+		part_free(&pt);
+		return 0;
+	}
+	sc_sysplan *s = arch_push(ap);
+	s->nr = nr;
+	snprintf(s->name, sizeof s->name, "%s", name);
+	s->v = pt.v;
+	s->n = pt.n;
+	return 0;
+}
+
+static int cmp_u32(const void *x, const void *y)
+{
+	uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
+	return a < b ? -1 : a > b;
+}
+
+/* The syscall numbers of arch a that need looking at: all known ones under
+ * a deny default (their errno differs from the unknown ones' ENOSYS), else
+ * those some lowered statement or syscall-level default speaks about. */
+static size_t candidates(const ctx *c, ir_arch a, uint32_t **out)
+{
+	uint32_t base = a == IR_ARCH_X32 ? IR_X32_SYSCALL_BIT : 0;
+	size_t n = 0, cap = 0;
+	uint32_t *v = NULL;
+	if (c->sysdef.verdict == IR_DENY) {
+		for (uint32_t i = 0; i < 1024; i++)
+			if (sys_known(a, base + i)) {
+				xgrow(&v, &cap, n + 1, sizeof *v);
+				v[n++] = base + i;
+			}
+		*out = v;
+		return n;
+	}
+	const ir_stmt_list *sl = &c->p->dom[IR_SYSCALL];
+	for (size_t i = 0; i < sl->n; i++)
+		if (sl->v[i].u.sys.nr[a] >= 0) {
+			xgrow(&v, &cap, n + 1, sizeof *v);
+			v[n++] = (uint32_t)sl->v[i].u.sys.nr[a];
+		}
+	for (size_t i = 0; i < NEVMAP; i++) {
+		int nr = sys_resolve(a, evmap[i].name);
+		if (nr < 0)
+			continue;
+		bool any = dom_default(c, evmap[i].dom).verdict != IR_ALLOW;
+		const ir_stmt_list *dl = &c->p->dom[evmap[i].dom];
+		for (size_t j = 0; j < dl->n && !any; j++)
+			any = lowered(c->p, &dl->v[j], c->allow_partial);
+		if (any) {
+			xgrow(&v, &cap, n + 1, sizeof *v);
+			v[n++] = (uint32_t)nr;
+		}
+	}
+	qsort(v, n, sizeof *v, cmp_u32);
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++)
+		if (!k || v[k - 1] != v[i])
+			v[k++] = v[i];
+	*out = v;
+	return k;
+}
+
+int sc_plan_build(const ir_policy *p, bool allow_partial, diag_ctx *d, sc_plan *out)
+{
+	memset(out, 0, sizeof *out);
+	ctx c = { p, allow_partial, d, ir_effective(p, p->defaults[IR_SYSCALL]) };
+	out->def = c.sysdef;
+	if (c.sysdef.verdict == IR_DENY)
+		out->def.err = ENOSYS;  /* unknown syscalls; known ones get rules */
+	ir_action bad = { IR_DENY, EPERM };
+	out->badarch = ir_effective(p, bad);
+	for (int a = 0; a < IR_NARCH; a++) {
+		if (!(p->arches & IR_ARCH_BIT(a)))
+			continue;
+		out->arch[a].present = true;
+		uint32_t *nrs;
+		size_t n = candidates(&c, (ir_arch)a, &nrs);
+		for (size_t i = 0; i < n; i++)
+			if (plan_sys(&c, out, (ir_arch)a, nrs[i], &out->arch[a])) {
+				free(nrs);
+				sc_plan_free(out);
+				return -1;
+			}
+		free(nrs);
+	}
+	return 0;
+}
+
+void sc_plan_free(sc_plan *pl)
+{
+	for (int a = 0; a < IR_NARCH; a++) {
+		for (size_t i = 0; i < pl->arch[a].n; i++) {
+			sc_sysplan *s = &pl->arch[a].v[i];
+			for (size_t j = 0; j < s->n; j++)
+				sc_dnf_free(&s->v[j].dnf);
+			free(s->v);
+		}
+		free(pl->arch[a].v);
+	}
+	memset(pl, 0, sizeof *pl);
+}
+
+support sc_classify(const ir_policy *p, const ir_stmt *s)
+{
+	return classify(p, s);
+}

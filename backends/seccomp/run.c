@@ -1,0 +1,49 @@
+/* run.c - `polc run --target seccomp`: confine the current process (the
+ * child, just before exec) with the policy's filter. */
+#include "seccomp.h"
+#include "../../cli/commands.h"
+
+#include <errno.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+int run_confine_seccomp(const struct ir_policy *p, int allow_partial)
+{
+	diag_ctx d;
+	diag_init(&d);
+	if (backend_check(&backend_seccomp, p, allow_partial, &d) > 0) {
+		diag_print(&d, stderr, false);
+		diag_free(&d);
+		return EXIT_POLICY;
+	}
+	buf b;
+	buf_init(&b);
+	if (sc_build_bpf(p, allow_partial, &d, &b)) {
+		diag_print(&d, stderr, false);
+		diag_free(&d);
+		buf_free(&b);
+		return EXIT_POLICY;
+	}
+	diag_print(&d, stderr, false);   /* --allow-partial warnings */
+	diag_free(&d);
+	struct sock_fprog prog = {
+		.len = (unsigned short)(b.len / sizeof(struct sock_filter)),
+		.filter = (struct sock_filter *)b.data,
+	};
+	/* no_new_privs: required for an unprivileged filter, and keeps a
+	 * setuid exec from shedding it. */
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) ||
+	    syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog)) {
+		fprintf(stderr, "polc run: installing the seccomp filter: %s\n",
+			strerror(errno));
+		buf_free(&b);
+		return EXIT_SYSTEM;
+	}
+	buf_free(&b);
+	return 0;
+}

@@ -1,0 +1,95 @@
+/* seccomp.h - the seccomp backend: IR in, a libseccomp filter out.
+ *
+ * Takes: an ir_policy. Only the syscall domain and the syscall-level parts
+ *        of mount, network (socket(2) family/type/protocol), ptrace and
+ *        signal are lowered; classify() says which statements are exact.
+ * Gives: a plan (per arch, per syscall number, disjoint argument regions
+ *        each with one action), the libseccomp filter built from it, and the
+ *        artifacts "bpf" (raw sock_filter array, host order, as
+ *        seccomp_export_bpf writes it), "pfc" (header + seccomp_export_pfc)
+ *        and "oci" (OCI / Docker seccomp JSON).
+ * Promises: precedence is polc's (kill > deny > audit > allow, first in
+ *        source order among equals), never libseccomp's merge rules: the
+ *        regions of one syscall are disjoint, computed here. Comparisons on
+ *        32-bit arguments look only at the lower half (masked-eq terms with
+ *        masks inside 0xffffffff). Under a deny default, syscalls unknown to
+ *        libseccomp's table fail with ENOSYS, known ones with the policy's
+ *        errno. A syscall allowed without conditions gets no argument loads.
+ */
+#ifndef POLC_SECCOMP_H
+#define POLC_SECCOMP_H
+
+#include <seccomp.h>
+#include "../backend.h"
+
+/* A disjunction of conjunctions of libseccomp comparisons. In every
+ * conjunction there is at most one comparison per argument (libseccomp
+ * refuses two). */
+typedef struct { struct scmp_arg_cmp *v; size_t n, cap; } sc_conj;
+typedef struct { sc_conj *v; size_t n, cap; } sc_dnf;
+
+typedef struct {
+	ir_action act;         /* effective (mode applied) */
+	sc_dnf dnf;
+} sc_region;
+
+typedef struct {
+	uint32_t nr;           /* arch's number (x32: with the 0x40000000 bit) */
+	char name[64];
+	sc_region *v;          /* disjoint; regions with the filter default's
+	                          action are left out */
+	size_t n;
+} sc_sysplan;
+
+typedef struct {
+	bool present;
+	sc_sysplan *v;
+	size_t n, cap;
+} sc_archplan;
+
+typedef struct {
+	ir_action def;         /* filter default (ENOSYS under a deny default) */
+	ir_action badarch;     /* ABIs the policy does not name */
+	sc_archplan arch[IR_NARCH];
+} sc_plan;
+
+/* Most conjunctions one statement's region may expand to. */
+#define SC_MAX_CONJ 4096
+
+int sc_plan_build(const ir_policy *p, bool allow_partial, diag_ctx *d, sc_plan *out);
+void sc_plan_free(sc_plan *pl);
+
+/* The libseccomp filter of a plan. Returns NULL with a diagnostic. */
+scmp_filter_ctx sc_filter_new(const sc_plan *pl, diag_ctx *d);
+/* Policy -> raw BPF program bytes (what `--format bpf` writes). */
+int sc_build_bpf(const ir_policy *p, bool allow_partial, diag_ctx *d, buf *out);
+/* Append the OCI JSON of a plan. */
+int sc_emit_oci(const ir_policy *p, const sc_plan *pl, const backend_opts *o,
+		buf *out, diag_ctx *d);
+
+uint32_t sc_action(ir_action a);       /* ir_action -> SCMP_ACT_* */
+uint32_t sc_arch_token(ir_arch a);     /* IR_ARCH_* -> SCMP_ARCH_* */
+
+/* The non-syscall event a syscall is at syscall level, for the domains
+ * seccomp lowers (mount, network creation, ptrace, signal): fills *ev and
+ * returns true when syscall `name` with these args is such an event.
+ * Tests use it to build the oracle: decision = the more restrictive of
+ * ir_decide(syscall event) and ir_decide(*ev). */
+bool sc_domain_event(const char *name, const uint64_t args[6], ir_event *ev);
+
+support sc_classify(const ir_policy *p, const ir_stmt *s);
+
+/* DNF engine (dnf.c), exported for the unit tests. */
+void sc_dnf_free(sc_dnf *f);
+void sc_dnf_true(sc_dnf *f);
+/* f := f AND (lowered cond, negated if neg). -1: more than SC_MAX_CONJ. */
+int sc_dnf_and_cond(sc_dnf *f, const ir_arg_cond *c, bool wide32, bool neg);
+/* f := f AND g. */
+int sc_dnf_and(sc_dnf *f, const sc_dnf *g);
+void sc_dnf_or(sc_dnf *f, const sc_dnf *g);
+void sc_dnf_copy(sc_dnf *dst, const sc_dnf *src);
+bool sc_conj_holds(const sc_conj *c, const uint64_t args[6]);
+
+extern const backend backend_seccomp;
+
+#endif
