@@ -185,8 +185,8 @@ static support classify_apparmor(const ir_policy *p, const ir_stmt *s)
 /* polc globs and AppArmor's AARE agree (glob.h), but the text differs in
  * three places: AppArmor's quoted strings interpret \n \t and octal
  * escapes, so a polc escape of an ordinary character is written plainly;
- * '@' could start a variable (@{...}); and AppArmor's [^...] may match '/',
- * which polc's never does. */
+ * AppArmor refuses a one-alternative group "{a}" (and "@{a}" would be a
+ * variable); and AppArmor's [^...] may match '/', which polc's never does. */
 static const char *const AA_META = "*?[]{},\\^";
 
 static const char *put_class(buf *out, const char *g)
@@ -224,24 +224,80 @@ static const char *put_class(buf *out, const char *g)
 	return g;
 }
 
-void aa_put_glob(buf *out, const char *glob, bool dir_suffix)
+/* Skip one glob element (escape, class, group or character) from g. */
+static const char *skip_elem(const char *g)
 {
-	buf_put(out, "\"", 1);
-	const char *g = glob;
-	while (*g) {
+	if (*g == '\\' && g[1])
+		return g + 2;
+	if (*g == '[') {
+		g++;
+		if (*g == '^')
+			g++;
+		if (*g == ']')
+			g++;
+		while (*g && *g != ']')
+			g += (*g == '\\' && g[1]) ? 2 : 1;
+		return *g ? g + 1 : g;
+	}
+	if (*g == '{') {
+		g++;
+		while (*g && *g != '}')
+			g = *g == ',' ? g + 1 : skip_elem(g);
+		return *g ? g + 1 : g;
+	}
+	return g + 1;
+}
+
+static void put_range(buf *out, const char *g, const char *end);
+
+/* A {..} group. AppArmor refuses a group of one alternative, so "{a}" is
+ * written as "a" (which also keeps "@{name}" from reading as a variable). */
+static void put_group(buf *out, const char *g, const char *end)
+{
+	const char *in = g + 1, *close = end - (end > in && end[-1] == '}');
+	size_t alts = 1;
+	for (const char *q = in; q < close; q = *q == ',' ? q + 1 : skip_elem(q))
+		alts += *q == ',';
+	if (alts == 1) {
+		put_range(out, in, close);
+		return;
+	}
+	buf_put(out, "{", 1);
+	const char *a = in;
+	for (const char *q = in; ; ) {
+		if (q >= close || *q == ',') {
+			put_range(out, a, q);
+			if (q >= close)
+				break;
+			buf_put(out, ",", 1);
+			a = ++q;
+		} else {
+			q = skip_elem(q);
+		}
+	}
+	buf_put(out, "}", 1);
+}
+
+static void put_range(buf *out, const char *g, const char *end)
+{
+	while (g < end) {
 		unsigned char c = (unsigned char)*g;
-		if (c == '\\' && g[1]) {
+		if (c == '\\' && g + 1 < end) {
 			if (strchr(AA_META, g[1]))
 				buf_put(out, g, 2);
-			else if (g[1] == '"' || g[1] == '@')
-				buf_printf(out, "\\%c", g[1]);
+			else if (g[1] == '"')
+				buf_puts(out, "\\\"");
 			else
 				buf_put(out, g + 1, 1);
 			g += 2;
 		} else if (c == '[') {
 			g = put_class(out, g);
-		} else if (c == '"' || c == '@') {
-			buf_printf(out, "\\%c", c);
+		} else if (c == '{') {
+			const char *e = skip_elem(g);
+			put_group(out, g, e);
+			g = e;
+		} else if (c == '"') {
+			buf_puts(out, "\\\"");
 			g++;
 		} else if (c < 0x20 || c == 0x7f) {
 			buf_printf(out, "\\%03o", c);
@@ -251,7 +307,13 @@ void aa_put_glob(buf *out, const char *glob, bool dir_suffix)
 			g++;
 		}
 	}
+}
+
+void aa_put_glob(buf *out, const char *glob, bool dir_suffix)
+{
 	size_t n = strlen(glob);
+	buf_put(out, "\"", 1);
+	put_range(out, glob, glob + n);
 	/* "**" already matches a trailing '/'; a glob ending in '/' names the
 	 * directory form itself */
 	if (dir_suffix && n && glob[n - 1] != '/' && !(n >= 2 && !strcmp(glob + n - 2, "**")))
@@ -284,14 +346,20 @@ static const char *prefix(ir_verdict v)
 	return v == IR_AUDIT ? "audit " : v >= IR_DENY ? "deny " : "";
 }
 
-static void put_where(buf *out, const ir_stmt *s)
+static void put_where_tail(buf *out, const ir_stmt *s)
 {
-	buf_puts(out, "  #");
 	if (s->rule)
 		buf_printf(out, " rule %s,", s->rule);
 	if (s->loc.file)
 		buf_printf(out, " %s:%d:%d", s->loc.file->path, s->loc.line, s->loc.col);
 	buf_puts(out, "\n");
+}
+
+/* The statement's origin as a trailing comment. */
+static void put_where(buf *out, const ir_stmt *s)
+{
+	buf_puts(out, "  #");
+	put_where_tail(out, s);
 }
 
 /* ---- emit, per domain ---- */
@@ -421,8 +489,9 @@ static void emit_network(const ir_policy *p, buf *out)
 		const ir_stmt *s = &p->dom[IR_NETWORK].v[i];
 		const ir_network *n = &s->u.net;
 		if (classify_network(p, s).level == SUPPORT_NONE) {
-			buf_puts(out, "  # not enforced (AppArmor cannot):");
-			put_where(out, s);
+			/* left out; the header says why */
+			buf_puts(out, "  # not enforced:");
+			put_where_tail(out, s);
 			continue;
 		}
 		const char *fam = n->family ? aa_family_name(n->family) : NULL;

@@ -274,8 +274,8 @@ static void test_glob_quoting(void **st)
 {
 	buf b;
 	buf_init(&b);
-	aa_put_glob(&b, "/a/[^b]c\\*\\d@{x}\"q", false);
-	assert_string_equal(buf_cstr(&b), "\"/a/[^b/]c\\*d\\@{x}\\\"q\"");
+	aa_put_glob(&b, "/a/[^b]c\\*\\d@{x}{y,{z}}\"q", false);
+	assert_string_equal(buf_cstr(&b), "\"/a/[^b/]c\\*d@x{y,z}\\\"q\"");
 	buf_free(&b);
 	buf_init(&b);
 	aa_put_glob(&b, "/etc/**", true);
