@@ -72,22 +72,49 @@ src_file *diag_read_file(diag_ctx *d, const char *path, src_loc from)
 	return f;
 }
 
+static bool same_loc(src_loc a, src_loc b)
+{
+	return a.file == b.file && a.line == b.line && a.col == b.col;
+}
+
+/* A diagnostic said before: an error at a location that already has one
+ * (a cascade such as a bad number then its zero value, or a rule lowered
+ * once per policy that uses it), or the same warning again. Notes follow
+ * the fate of the diagnostic they belong to. */
+static bool repeated(diag_ctx *d, diag_severity sev, src_loc loc, const char *msg)
+{
+	if (sev == DIAG_NOTE)
+		return d->dropping;
+	d->dropping = false;
+	for (size_t i = 0; loc.file && i < d->n; i++)
+		if (d->v[i].sev == sev && same_loc(d->v[i].loc, loc) &&
+		    (sev == DIAG_ERROR || !strcmp(d->v[i].msg, msg)))
+			d->dropping = true;
+	return d->dropping;
+}
+
 void diag_add(diag_ctx *d, diag_severity sev, src_loc loc, const char *fmt, ...)
 {
-	size_t max = d->max_errors ? d->max_errors : 100;
-	if (sev == DIAG_ERROR) {
-		d->nerrors++;
-		if (d->nerrors > max)
-			return;
-	} else if (sev == DIAG_WARNING) {
-		d->nwarnings++;
-	}
 	va_list ap;
 	buf b;
 	buf_init(&b);
 	va_start(ap, fmt);
 	buf_vprintf(&b, fmt, ap);
 	va_end(ap);
+	if (repeated(d, sev, loc, buf_cstr(&b))) {
+		buf_free(&b);
+		return;
+	}
+	size_t max = d->max_errors ? d->max_errors : 100;
+	if (sev == DIAG_ERROR) {
+		d->nerrors++;
+		if (d->nerrors > max) {
+			buf_free(&b);
+			return;
+		}
+	} else if (sev == DIAG_WARNING) {
+		d->nwarnings++;
+	}
 	xgrow(&d->v, &d->cap, d->n + 1, sizeof *d->v);
 	d->v[d->n].sev = sev;
 	d->v[d->n].loc = loc;
@@ -114,8 +141,8 @@ static void put_source_line(buf *b, src_loc loc)
 	while (e < end && *e != '\n')
 		e++;
 	buf_puts(b, "  ");
-	for (const char *q = p; q < e; q++)
-		buf_put(b, *q == '\t' ? " " : q, 1);
+	for (const char *q = p; q < e; q++)      /* a NUL would end the text */
+		buf_put(b, *q == '\t' || *q == '\0' ? " " : q, 1);
 	buf_puts(b, "\n  ");
 	for (int c = 1; c < loc.col && p + c - 1 < e; c++)
 		buf_puts(b, " ");
