@@ -13,6 +13,12 @@ struct lex_ctx {
 	int line, col;
 	src_loc comment_start;
 	char *last_text;           /* text of the last token, for messages */
+	char *prev_text;           /* the token before it ... */
+	int prev_end_line, prev_end_col;   /* ... and where it ends */
+	int end_line, end_col;     /* where the last token ends */
+	bool quiet;                /* a lexical error in this statement: its
+	                              syntax errors are consequences, not said */
+	bool quiet_ending;         /* ';' or '}' seen: speak again after it */
 	void *scanner;             /* yyscan_t */
 	void *buffer;              /* YY_BUFFER_STATE */
 	ast_file *out;

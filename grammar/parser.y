@@ -269,14 +269,90 @@ anyname
 %%
 
 /* "unexpected X, expected A, B or C", with the token's text and a
- * "did you mean" when a name is close to an expected keyword. */
+ * "did you mean" when a name is close to an expected keyword. A missing
+ * ';' at the end of a line is reported after the token it should follow.
+ * Syntax errors right after a lexical error in the same statement are its
+ * consequences and are not reported. */
+static bool expects(const yysymbol_kind_t *exp, int n, yysymbol_kind_t k)
+{
+	for (int i = 0; i < n; i++)
+		if (exp[i] == k)
+			return true;
+	return false;
+}
+
+/* Punctuation by its name ("';'"): bison numbers it by position. */
+static bool expects_char(const yysymbol_kind_t *exp, int n, const char *name)
+{
+	for (int i = 0; i < n; i++)
+		if (!strcmp(yysymbol_name(exp[i]), name))
+			return true;
+	return false;
+}
+
+static bool is_keyword(yysymbol_kind_t k)
+{
+	return k >= YYSYMBOL_KW_INCLUDE && k <= YYSYMBOL_KW_ALL;
+}
+
+/* The expected tokens, named: all of them when few, else by what they
+ * start (a statement, a subject), else the token classes and punctuation. */
+static void put_expected(buf *b, const yysymbol_kind_t *exp, int n)
+{
+	enum { MAXLIST = 6 };
+	if (n > MAXLIST && expects(exp, n, YYSYMBOL_KW_ALLOW) && expects(exp, n, YYSYMBOL_KW_USE)) {
+		buf_printf(b, ", expected a statement (allow, audit, deny, kill), a setting, 'use'%s",
+			   expects(exp, n, YYSYMBOL_KW_SUMMARY) ? ", 'summary'" : "");
+		if (expects_char(exp, n, "'}'"))
+			buf_puts(b, " or '}'");
+		return;
+	}
+	/* keywords double as names (anyname): a subject is expected where
+	 * those keywords are but a plain name is not */
+	if (n > MAXLIST && expects(exp, n, YYSYMBOL_KW_SYSCALL) && expects(exp, n, YYSYMBOL_KW_PIVOT_ROOT) &&
+	    !expects(exp, n, YYSYMBOL_NAME)) {
+		buf_puts(b, ", expected what the statement is about: syscall, file, exec, capability, "
+			 "mount, umount, pivot_root, network, ptrace or signal");
+		return;
+	}
+	/* after a file statement's strings: more strings or the permissions */
+	if (expects(exp, n, YYSYMBOL_NAME) && expects_char(exp, n, "','") && !expects_char(exp, n, "';'")) {
+		buf_puts(b, ", expected ',' or a file permission (read, write, append, exec, mmap, link or lock)");
+		return;
+	}
+	const char *show[YYNTOKENS];
+	int m = 0;
+	for (int i = 0; i < n; i++) {
+		if (n > MAXLIST && is_keyword(exp[i]))
+			continue;
+		const char *name = yysymbol_name(exp[i]);
+		/* keywords and punctuation print quoted, token classes bare */
+		bool literal = exp[i] >= YYSYMBOL_KW_INCLUDE && name[0] != '\'';
+		show[m++] = literal ? xasprintf("'%s'", name) : xstrdup(name);
+	}
+	for (int i = 0; i < m; i++) {
+		buf_printf(b, "%s%s", i == 0 ? ", expected " : i == m - 1 ? " or " : ", ", show[i]);
+		free((char *)show[i]);
+	}
+}
+
 static int yyreport_syntax_error(const yypcontext_t *ctx, void *scanner, struct lex_ctx *lx)
 {
 	(void)scanner;
-	enum { MAXEXP = 6 };
-	yysymbol_kind_t exp[MAXEXP];
-	int n = yypcontext_expected_tokens(ctx, exp, MAXEXP);
+	if (lx->quiet)
+		return 0;
+	yysymbol_kind_t exp[YYNTOKENS];
+	int n = yypcontext_expected_tokens(ctx, exp, YYNTOKENS);
+	if (n < 0)
+		n = 0;
 	yysymbol_kind_t tok = yypcontext_token(ctx);
+	const YYLTYPE *at = yypcontext_location(ctx);
+	if (expects_char(exp, n, "';'") && lx->prev_text &&
+	    (tok == YYSYMBOL_YYEOF || at->first_line > lx->prev_end_line)) {
+		diag_error(lx->d, lex_loc_at(lx, lx->prev_end_line, lx->prev_end_col),
+			   "missing ';' after '%s'", lx->prev_text);
+		return 0;
+	}
 	buf b;
 	buf_init(&b);
 	if (tok == YYSYMBOL_YYEOF)
@@ -289,26 +365,18 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, void *scanner, struct 
 		buf_printf(&b, "unexpected %s", yysymbol_name(tok));
 	else
 		buf_printf(&b, "unexpected '%s'", yysymbol_name(tok));
-	const char *kw[MAXEXP];
+	put_expected(&b, exp, n);
+	const char *kw[YYNTOKENS];
 	size_t nkw = 0;
-	if (n > 0) {
-		buf_puts(&b, ", expected ");
-		for (int i = 0; i < n; i++) {
-			const char *name = yysymbol_name(exp[i]);
-			/* keywords and punctuation print quoted, token classes bare */
-			bool literal = exp[i] >= YYSYMBOL_KW_INCLUDE && name[0] != '\'';
-			buf_printf(&b, "%s%s%s%s", i == 0 ? "" : i == n - 1 ? " or " : ", ",
-				   literal ? "'" : "", name, literal ? "'" : "");
-			if (exp[i] >= YYSYMBOL_KW_INCLUDE && exp[i] <= YYSYMBOL_KW_ALL)
-				kw[nkw++] = name;
-		}
-	}
+	for (int i = 0; i < n; i++)
+		if (is_keyword(exp[i]))
+			kw[nkw++] = yysymbol_name(exp[i]);
 	if (tok == YYSYMBOL_NAME && nkw && lx->last_text) {
 		const char *best = diag_closest(lx->last_text, kw, nkw);
 		if (best)
 			buf_printf(&b, "; did you mean '%s'?", best);
 	}
-	diag_error(lx->d, lex_loc(lx, yypcontext_location(ctx)), "%s", buf_cstr(&b));
+	diag_error(lx->d, lex_loc(lx, at), "%s", buf_cstr(&b));
 	buf_free(&b);
 	return 0;
 }
