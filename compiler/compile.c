@@ -61,7 +61,9 @@ static char *resolve_include(compiler *c, const char *from, const char *name)
 	if (name[0] == '/')
 		return access(name, F_OK) == 0 ? xstrdup(name) : NULL;
 	char *dir = xstrdup(from);
-	char *p = xasprintf("%s/%s", dirname(dir), name);
+	const char *base = dirname(dir);
+	/* print paths as the user wrote them: no "./" for the current dir */
+	char *p = strcmp(base, ".") ? xasprintf("%s/%s", base, name) : xstrdup(name);
 	free(dir);
 	if (access(p, F_OK) == 0)
 		return p;
@@ -94,7 +96,11 @@ static void do_include(compiler *c, const src_file *from, const ast_block *b, in
 		snprintf(real, sizeof real, "%s", path);
 	for (size_t i = 0; i < c->ninclude; i++)
 		if (!strcmp(c->include_stack[i], real)) {
-			diag_error(c->d, b->loc, "include loop: '%s' includes itself", b->name.s);
+			if (i + 1 == c->ninclude)
+				diag_error(c->d, b->loc, "include loop: '%s' includes itself", b->name.s);
+			else
+				diag_error(c->d, b->loc, "include loop: '%s' is already being included (it includes this file)",
+					   b->name.s);
 			free(path);
 			return;
 		}
@@ -341,14 +347,42 @@ static void lower_syscall(lowering *L, const ast_stmt *st, ir_action act, const 
 	}
 }
 
+/* The location of byte pos of a string token's value: walk the source
+ * text past the quote, where \" and \\ take two bytes, counting
+ * characters as the lexer does. */
+static src_loc string_loc(src_loc l, size_t pos)
+{
+	const src_file *f = l.file;
+	if (!f)
+		return l;
+	const char *p = f->text, *end = f->text + f->len;
+	for (int line = 1; line < l.line && p < end; p++)
+		if (*p == '\n')
+			line++;
+	for (int col = 1; col < l.col && p < end; col++)       /* to the quote */
+		for (p++; p < end && ((unsigned char)*p & 0xc0) == 0x80; p++)
+			;
+	if (p < end)
+		p++;                                           /* past the quote */
+	l.col++;
+	for (size_t i = 0; i < pos && p < end; i++) {
+		if (*p == '\\' && p + 1 < end && (p[1] == '"' || p[1] == '\\')) {
+			p++;
+			l.col++;
+		}
+		if (((unsigned char)*p & 0xc0) != 0x80)
+			l.col++;
+		p++;
+	}
+	return l;
+}
+
 static const char *check_glob(lowering *L, const ast_word *w)
 {
 	size_t pos;
 	const char *err = glob_validate(w->s, &pos);
 	if (err) {
-		src_loc l = w->loc;
-		l.col += 1 + (int)pos;     /* past the opening quote */
-		diag_error(L->c->d, l, "invalid glob \"%s\": %s", w->s, err);
+		diag_error(L->c->d, string_loc(w->loc, pos), "invalid glob \"%s\": %s", w->s, err);
 		return NULL;
 	}
 	return arena_strdup(L->p->arena, w->s);
@@ -488,15 +522,19 @@ static bool parse_cidr(lowering *L, const ast_word *w, ir_cidr *c)
 	int max = v6 ? 128 : 32;
 	bool ok = inet_pton(c->family, s, c->addr) == 1;
 	c->prefix = max;
-	if (ok && slash) {
+	if (!ok) {
+		diag_error(L->c->d, w->loc, "invalid %s address '%s'", v6 ? "IPv6" : "IPv4", s);
+	} else if (slash) {
 		char *end;
 		long p = strtol(slash, &end, 10);
 		ok = *slash && !*end && p >= 0 && p <= max;
 		c->prefix = (int)p;
+		src_loc at = w->loc;
+		at.col += (int)(slash - s) - 1;      /* the '/' of the prefix */
+		if (!ok)
+			diag_error(L->c->d, at, "invalid prefix '/%s' in '%s' (%s prefixes are 0..%d)",
+				   slash, w->s, v6 ? "IPv6" : "IPv4", max);
 	}
-	if (!ok)
-		diag_error(L->c->d, w->loc, "invalid address '%s' (expected IPv4 or IPv6, optional /prefix up to %d)",
-			   w->s, max);
 	free(s);
 	return ok;
 }
@@ -508,12 +546,18 @@ static void lower_network(lowering *L, const ast_stmt *st, ir_action act, const 
 	if (!lower_net_words(L, st, &base))
 		return;
 	bool ok = true;
-	for (size_t i = 0; i < st->nport; i++)
-		if (st->ports[i].lo > 65535 || st->ports[i].hi > 65535 || st->ports[i].lo > st->ports[i].hi) {
-			diag_error(L->c->d, st->ports[i].loc, "invalid port range %llu-%llu (ports are 0..65535, low to high)",
-				   (unsigned long long)st->ports[i].lo, (unsigned long long)st->ports[i].hi);
-			ok = false;
-		}
+	for (size_t i = 0; i < st->nport; i++) {
+		unsigned long long lo = st->ports[i].lo, hi = st->ports[i].hi;
+		if (lo == hi && lo > 65535)
+			diag_error(L->c->d, st->ports[i].loc, "port %llu is out of range (ports are 0..65535)", lo);
+		else if (lo > 65535 || hi > 65535)
+			diag_error(L->c->d, st->ports[i].loc, "port range %llu-%llu is out of range (ports are 0..65535)", lo, hi);
+		else if (lo > hi)
+			diag_error(L->c->d, st->ports[i].loc, "reversed port range %llu-%llu (write the lower port first)", lo, hi);
+		else
+			continue;
+		ok = false;
+	}
 	size_t naddr = st->addrs.n ? st->addrs.n : 1, nport = st->nport ? st->nport : 1;
 	for (size_t a = 0; a < naddr && ok; a++) {
 		ir_network n = base;
@@ -521,8 +565,9 @@ static void lower_network(lowering *L, const ast_stmt *st, ir_action act, const 
 			if (!parse_cidr(L, &st->addrs.v[a], &n.addr))
 				continue;
 			if (n.family && n.family != n.addr.family) {
-				diag_error(L->c->d, st->addrs.v[a].loc, "address '%s' does not belong to the statement's family",
-					   st->addrs.v[a].s);
+				diag_error(L->c->d, st->addrs.v[a].loc, "address '%s' is %s, but the statement names family %s",
+					   st->addrs.v[a].s, n.addr.family == AF_INET6 ? "IPv6" : "IPv4",
+					   n.family == AF_INET6 ? "inet6" : n.family == AF_INET ? "inet" : "non-IP");
 				continue;
 			}
 			n.family = n.addr.family;
@@ -561,12 +606,28 @@ static void lower_ptrace(lowering *L, const ast_stmt *st, ir_action act, const c
 	new_stmt(L, IR_PTRACE, act, st->loc, rule)->u.ptrace.modes = modes;
 }
 
+/* A peer is a glob over labels, not paths: validated as if it were
+ * absolute (with a '/' in front), so only its syntax is checked. */
+static bool check_peer(lowering *L, const ast_word *w)
+{
+	char *g = xasprintf("/%s", w->s);
+	size_t pos;
+	const char *err = glob_validate(g, &pos);
+	free(g);
+	if (err)
+		diag_error(L->c->d, string_loc(w->loc, pos ? pos - 1 : 0), "invalid glob \"%s\": %s", w->s, err);
+	return !err;
+}
+
 static void lower_signal(lowering *L, const ast_stmt *st, ir_action act, const char *rule)
 {
 	size_t n = st->strings.n ? st->strings.n : 1;
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
+		if (st->strings.n && !check_peer(L, &st->strings.v[i]))
+			continue;
 		new_stmt(L, IR_SIGNAL, act, st->loc, rule)->u.signal.peer =
 			st->strings.n ? arena_strdup(L->p->arena, st->strings.v[i].s) : NULL;
+	}
 }
 
 static void lower_statement(lowering *L, const ast_stmt *st, const char *rule)
@@ -663,6 +724,24 @@ static bool in_list(const char **v, size_t n, const char *s)
 	return false;
 }
 
+/* "rule cycle: a -> b -> a", from the rule first on the stack. */
+static void report_cycle(lowering *L, const ast_word *w)
+{
+	size_t k = 0;
+	while (strcmp(L->stack[k], w->s))
+		k++;
+	if (k == L->nstack - 1) {
+		diag_error(L->c->d, w->loc, "rule '%s' uses itself", w->s);
+		return;
+	}
+	buf b;
+	buf_init(&b);
+	for (size_t i = k; i < L->nstack; i++)
+		buf_printf(&b, "%s -> ", L->stack[i]);
+	diag_error(L->c->d, w->loc, "rule cycle: %s%s", buf_cstr(&b), w->s);
+	buf_free(&b);
+}
+
 static void lower_use(lowering *L, const ast_stmt *st)
 {
 	for (size_t i = 0; i < st->names.n; i++) {
@@ -677,8 +756,7 @@ static void lower_use(lowering *L, const ast_stmt *st)
 			continue;
 		}
 		if (in_list(L->stack, L->nstack, w->s)) {
-			diag_error(L->c->d, w->loc, "rule '%s' uses itself (through %s)", w->s,
-				   L->stack[L->nstack - 1]);
+			report_cycle(L, w);
 			continue;
 		}
 		if (in_list(L->used, L->nused, w->s))
@@ -719,9 +797,7 @@ static void lower_block(lowering *L, const ast_block *b, const char *rule)
 		case ST_ARCH:
 			if (rule)
 				diag_error(L->c->d, st->loc, "'arch' is a policy setting; rules cannot set it");
-			else
-				lower_arch(L, st);
-			break;
+			break;     /* a policy's arch was read by prescan_arch */
 		}
 	}
 }
