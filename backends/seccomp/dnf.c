@@ -276,6 +276,55 @@ out:
 		free(per[a].v);
 }
 
+/* Does atom a (on the same argument) imply atom b? */
+static bool atom_implies(const struct scmp_arg_cmp *a, const struct scmp_arg_cmp *b)
+{
+	if (a->arg != b->arg)
+		return false;
+	if (a->op == b->op && a->datum_a == b->datum_a && a->datum_b == b->datum_b)
+		return true;
+	if (a->op == SCMP_CMP_EQ)
+		return atom_holds(b, a->datum_a);
+	if (a->op == SCMP_CMP_MASKED_EQ && b->op == SCMP_CMP_MASKED_EQ)
+		return (a->datum_a & b->datum_a) == b->datum_a &&
+		       (a->datum_b & b->datum_a) == b->datum_b;
+	return false;
+}
+
+/* Every constraint of b is implied by one of a: a's region lies in b's. */
+static bool conj_within(const sc_conj *a, const sc_conj *b)
+{
+	for (size_t i = 0; i < b->n; i++) {
+		bool found = false;
+		for (size_t j = 0; j < a->n && !found; j++)
+			found = atom_implies(&a->v[j], &b->v[i]);
+		if (!found)
+			return false;
+	}
+	return true;
+}
+
+/* Drop conjunctions contained in another one (duplicates included): the
+ * union stays the same, the rule count shrinks. */
+static void prune(sc_dnf *f)
+{
+	bool *dead = xcalloc(f->n, sizeof *dead);
+	for (size_t i = 0; i < f->n; i++)
+		for (size_t j = 0; j < f->n && !dead[i]; j++)
+			if (i != j && !dead[j] && conj_within(&f->v[i], &f->v[j]) &&
+			    (!conj_within(&f->v[j], &f->v[i]) || j < i))
+				dead[i] = true;
+	size_t k = 0;
+	for (size_t i = 0; i < f->n; i++) {
+		if (dead[i])
+			conj_free(&f->v[i]);
+		else
+			f->v[k++] = f->v[i];
+	}
+	f->n = k;
+	free(dead);
+}
+
 int sc_dnf_and(sc_dnf *f, const sc_dnf *g)
 {
 	sc_dnf r = { 0 };
@@ -289,12 +338,13 @@ int sc_dnf_and(sc_dnf *f, const sc_dnf *g)
 				conj_push(&tmp, g->v[j].v[k]);
 			normalize(&tmp, &r);
 			conj_free(&tmp);
-			if (r.n > SC_MAX_CONJ) {
-				rc = -1;
-				break;
-			}
 		}
+		if (r.n > 64)
+			prune(&r);
+		if (r.n > SC_MAX_CONJ)
+			rc = -1;
 	}
+	prune(&r);
 	sc_dnf_free(f);
 	*f = r;
 	return rc;

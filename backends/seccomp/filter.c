@@ -64,13 +64,26 @@ static scmp_filter_ctx ctx_for(const sc_plan *pl, ir_arch a, diag_ctx *d)
 	return ctx;
 }
 
+/* On i386 the socket and SysV IPC calls also exist multiplexed through
+ * socketcall(2)/ipc(2); libseccomp adds a rule for such a name to both forms
+ * and cannot filter arguments there. polc lets it (an unconditional rule then
+ * covers the multiplexed form too, unless socketcall/ipc has its own
+ * unconditional rule, which wins) and refuses argument conditions. */
+static bool multiplexed_ok(const sc_sysplan *s)
+{
+	return s->n == 1 && s->v[0].dnf.n == 1 && s->v[0].dnf.v[0].n == 0;
+}
+
 static int add_sys(scmp_filter_ctx ctx, ir_arch a, const sc_sysplan *s, diag_ctx *d)
 {
 	int nr = seccomp_syscall_resolve_name(s->name);
-	if (nr == __NR_SCMP_ERROR ||
-	    seccomp_syscall_resolve_name_arch(sc_arch_token(a), s->name) != (int)s->nr) {
-		diag_error(d, src_loc_none(), "seccomp: libseccomp cannot address "
-			   "%s (%u) on %s by name", s->name, s->nr, ir_arch_name(a));
+	int byname = seccomp_syscall_resolve_name_arch(sc_arch_token(a), s->name);
+	if (byname != (int)s->nr && !(a == IR_ARCH_I386 && byname < 0 && multiplexed_ok(s)))
+		nr = __NR_SCMP_ERROR;
+	if (nr == __NR_SCMP_ERROR) {
+		diag_error(d, src_loc_none(), "seccomp: libseccomp cannot filter "
+			   "the arguments of %s (%u) on %s (multiplexed through "
+			   "socketcall/ipc there)", s->name, s->nr, ir_arch_name(a));
 		return -1;
 	}
 	for (size_t i = 0; i < s->n; i++) {

@@ -290,6 +290,15 @@ static void part_free(part *pt)
 	memset(pt, 0, sizeof *pt);
 }
 
+/* The regions cover every argument value; with one action left, say so
+ * plainly (one unconditional rule: no argument loads, and nothing for
+ * libseccomp's rule merging to get wrong). */
+static void single_true(part *pt)
+{
+	if (pt->n == 1)
+		sc_dnf_true(&pt->v[0].dnf);
+}
+
 static int by_written(const void *a, const void *b)
 {
 	const src *x = a, *y = b;
@@ -334,6 +343,7 @@ big:
 			return -1;
 		}
 	part_add(out, def, &rest);
+	single_true(out);
 	return 0;
 }
 
@@ -357,6 +367,7 @@ static int combine(part *a, const part *b)
 	}
 	part_free(a);
 	*a = r;
+	single_true(a);
 	return 0;
 }
 
@@ -396,6 +407,16 @@ static int sys_part(const ctx *c, ir_arch a, uint32_t nr, const char *name, part
 		const ir_syscall *sy = &st->u.sys;
 		if (sy->nr[a] < 0 || (uint32_t)sy->nr[a] != nr)
 			continue;
+		for (size_t j = 0; j < sy->ncond && a == IR_ARCH_X32; j++)
+			if (!((sy->arg32 >> sy->conds[j].arg) & 1)) {
+				diag_error(c->d, st->loc, "seccomp: on x32, libseccomp "
+					   "compares only the lower 32 bits of arguments; "
+					   "arg%d of %s is 64 bits wide there", sy->conds[j].arg,
+					   name);
+				rc = -1;
+			}
+		if (rc)
+			break;
 		cconj one = { sy->conds, sy->ncond };
 		src *s = src_push(&l, c->p, st);
 		if (src_from(s, &one, 1, a, sy->arg32))

@@ -1,0 +1,111 @@
+/* bpf_interp.c - see bpf_interp.h. */
+#include "bpf_interp.h"
+
+#include <string.h>
+
+static bool load_word(const struct seccomp_data *sd, uint32_t k, uint32_t *out)
+{
+	if (k > sizeof *sd - 4 || (k & 3))
+		return false;
+	memcpy(out, (const char *)sd + k, 4);
+	return true;
+}
+
+static bool alu(uint16_t code, uint32_t *a, uint32_t v)
+{
+	switch (BPF_OP(code)) {
+	case BPF_ADD: *a += v; break;
+	case BPF_SUB: *a -= v; break;
+	case BPF_MUL: *a *= v; break;
+	case BPF_DIV: if (!v) return false; *a /= v; break;
+	case BPF_MOD: if (!v) return false; *a %= v; break;
+	case BPF_AND: *a &= v; break;
+	case BPF_OR: *a |= v; break;
+	case BPF_XOR: *a ^= v; break;
+	case BPF_LSH: *a = v < 32 ? *a << v : 0; break;
+	case BPF_RSH: *a = v < 32 ? *a >> v : 0; break;
+	case BPF_NEG: *a = -*a; break;
+	default: return false;
+	}
+	return true;
+}
+
+uint32_t bpf_interp(const struct sock_filter *prog, size_t len,
+		    const struct seccomp_data *sd, bpf_run_info *info)
+{
+	uint32_t A = 0, X = 0, M[BPF_MEMWORDS] = { 0 };
+	bpf_run_info dummy;
+	if (!info)
+		info = &dummy;
+	memset(info, 0, sizeof *info);
+	for (size_t pc = 0; pc < len; pc++) {
+		const struct sock_filter *f = &prog[pc];
+		uint32_t k = f->k, src = BPF_SRC(f->code) == BPF_X ? X : k;
+		info->steps++;
+		switch (BPF_CLASS(f->code)) {
+		case BPF_LD:
+			if (BPF_MODE(f->code) == BPF_ABS && BPF_SIZE(f->code) == BPF_W) {
+				if (!load_word(sd, k, &A))
+					return BPF_INTERP_BAD;
+				if (k >= offsetof(struct seccomp_data, args))
+					info->loaded_args = true;
+			} else if (BPF_MODE(f->code) == BPF_IMM) {
+				A = k;
+			} else if (BPF_MODE(f->code) == BPF_MEM && k < BPF_MEMWORDS) {
+				A = M[k];
+			} else if (BPF_MODE(f->code) == BPF_LEN) {
+				A = sizeof *sd;
+			} else {
+				return BPF_INTERP_BAD;
+			}
+			break;
+		case BPF_LDX:
+			if (BPF_MODE(f->code) == BPF_IMM)
+				X = k;
+			else if (BPF_MODE(f->code) == BPF_MEM && k < BPF_MEMWORDS)
+				X = M[k];
+			else if (BPF_MODE(f->code) == BPF_LEN)
+				X = sizeof *sd;
+			else
+				return BPF_INTERP_BAD;
+			break;
+		case BPF_ST: if (k >= BPF_MEMWORDS) return BPF_INTERP_BAD; M[k] = A; break;
+		case BPF_STX: if (k >= BPF_MEMWORDS) return BPF_INTERP_BAD; M[k] = X; break;
+		case BPF_ALU:
+			if (!alu(f->code, &A, src))
+				return BPF_INTERP_BAD;
+			break;
+		case BPF_JMP: {
+			size_t off;
+			if (BPF_OP(f->code) == BPF_JA) {
+				off = k;
+			} else {
+				bool t;
+				switch (BPF_OP(f->code)) {
+				case BPF_JEQ: t = A == src; break;
+				case BPF_JGT: t = A > src; break;
+				case BPF_JGE: t = A >= src; break;
+				case BPF_JSET: t = (A & src) != 0; break;
+				default: return BPF_INTERP_BAD;
+				}
+				off = t ? f->jt : f->jf;
+			}
+			if (pc + 1 + off >= len)
+				return BPF_INTERP_BAD;
+			pc += off;
+			break;
+		}
+		case BPF_RET:
+			return BPF_RVAL(f->code) == BPF_A ? A : k;
+		case BPF_MISC:
+			if (BPF_MISCOP(f->code) == BPF_TAX)
+				X = A;
+			else
+				A = X;
+			break;
+		default:
+			return BPF_INTERP_BAD;
+		}
+	}
+	return BPF_INTERP_BAD;
+}

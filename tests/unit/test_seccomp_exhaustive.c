@@ -1,0 +1,337 @@
+/* test_seccomp_exhaustive.c - the seccomp filter decides every syscall as
+ * ir_decide() does. For each policy (hand-written, then random from a fixed
+ * seed): compile, build the BPF, and for every syscall number 0..1023 on
+ * x86_64, i386 and x32, with argument values at and around every constant
+ * (plus 0, 2^31, 2^32-1, 2^63 and garbage upper halves), compare the
+ * interpreter's verdict with the oracle. Also: a syscall allowed without
+ * conditions must not load argument words (kernel action cache).
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/audit.h>
+
+#include "bpf_interp.h"
+#include "compiler/compile.h"
+#include "backends/seccomp/seccomp.h"
+
+static const char *const hand[] = {
+	/* 1 plain allow-list under deny */
+	"policy p { default deny syscall; allow syscall read, write, exit_group, getppid; }",
+	/* 2 deny list under allow */
+	"policy p { deny syscall keyctl, add_key, bpf, userfaultfd; }",
+	/* 3-8 every operator, 32-bit arg (dup: unsigned int) */
+	"policy p { deny syscall dup if arg0 == 5; }",
+	"policy p { deny syscall dup if arg0 != 5; }",
+	"policy p { deny syscall dup if arg0 < 7; }",
+	"policy p { deny syscall dup if arg0 <= 7; }",
+	"policy p { deny syscall dup if arg0 > 0x80000000; }",
+	"policy p { deny syscall dup if arg0 >= 0xfffffffe; }",
+	/* 9-14 every operator, 64-bit arg (unshare: unsigned long) */
+	"policy p { deny syscall unshare if arg0 == 0x100000000; }",
+	"policy p { deny syscall unshare if arg0 != 3; }",
+	"policy p { deny syscall unshare if arg0 < 0x10000000; }",
+	"policy p { deny syscall unshare if arg0 <= 9; }",
+	"policy p { deny syscall unshare if arg0 > 0x7fffffffffffffff; }",
+	"policy p { deny syscall unshare if arg0 >= 0x40000000; }",
+	/* 15-16 masked eq on both widths */
+	"policy p { deny syscall unshare if arg0 & CLONE_NEWUSER == CLONE_NEWUSER; }",
+	"policy p { kill syscall personality if arg0 & 0xff == 0x11; allow syscall personality if arg0 & 0xff00 == 0; }",
+	/* 17 && chain, mixed widths (lseek: uint fd, off_t, uint whence) */
+	"policy p { deny errno EACCES syscall lseek if arg0 > 2 && arg1 < 100 && arg2 == 1; }",
+	/* 18 overlapping statements, different actions and errnos */
+	"policy p { default deny syscall; allow syscall dup if arg0 < 10; deny errno EACCES syscall dup if arg0 == 3; deny errno EBADF syscall dup if arg0 >= 2 && arg0 <= 4; allow syscall exit_group, getppid; }",
+	/* 19 kill > deny > audit > allow on one syscall */
+	"policy p { allow syscall dup2; audit syscall dup2 if arg1 > 5; deny syscall dup2 if arg1 > 10; kill syscall dup2 if arg1 == 20; }",
+	/* 20 ties: first in source order */
+	"policy p { deny errno EACCES syscall dup if arg0 < 8; deny errno EBADF syscall dup if arg0 > 4; }",
+	/* 21 mode audit */
+	"policy p { mode audit; default deny syscall; allow syscall read; kill syscall dup if arg0 == 1; }",
+	/* 22 default allow, audit some */
+	"policy p { audit syscall getppid, uname; deny syscall dup if arg0 != 1 && arg0 != 2; }",
+	/* 23-26 arch combinations */
+	"policy p { arch x86_64, i386; default deny syscall; allow syscall read, write, dup if arg0 < 4; }",
+	"policy p { arch x86_64, x32; deny syscall dup if arg0 == 9; allow syscall getppid; }",
+	"policy p { arch i386; default deny syscall; allow syscall getppid, dup; deny syscall dup if arg0 > 100; }",
+	"policy p { arch x86_64, i386, x32; deny errno EACCES syscall uname; kill syscall personality if arg0 & 0x10000000 == 0x10000000; }",
+	/* 27 deny default with a named errno */
+	"policy p { default deny errno EACCES syscall; allow syscall getppid; allow syscall mmap if arg2 & 4 == 0; }",
+	/* 28 kill default */
+	"policy p { default kill syscall; allow syscall getppid, exit_group; deny syscall dup; }",
+	/* 29 many conditions on one arg (64-bit): split intervals */
+	"policy p { deny syscall madvise if arg0 > 100 && arg0 < 200 && arg0 != 150; }",
+	/* 30 masked-eq negation fan-out under a higher-priority statement */
+	"policy p { allow syscall clone; audit syscall clone if arg0 & 0x7e020000 == 0x7e020000; kill syscall clone if arg0 & 0x10000000 == 0x10000000; deny syscall clone if arg0 & 0x20000 == 0; }",
+	/* 31 mount and network at syscall level */
+	"policy p { deny mount; deny umount; deny network inet6; deny errno EACCES network netlink; }",
+	/* 32 network default deny with allows */
+	"policy p { default deny network; allow network unix; allow network inet; deny network packet; }",
+	"policy p { deny errno EACCES network tcp; }",
+	/* 33 masked eq whose value has bits outside the mask (never matches) */
+	"policy p { deny syscall personality if arg0 & 0xf == 0x10; deny syscall unshare if arg0 & 0xf == 0x30; }",
+	/* 34 ioctl: 32-bit cmd, 64-bit arg */
+	"policy p { default deny syscall; allow syscall ioctl if arg1 == 0x5401; allow syscall ioctl if arg1 == 0x5413 && arg2 > 0x1000; }",
+};
+#define NHAND (sizeof hand / sizeof hand[0])
+
+/* ---- random policies ---- */
+static uint64_t rng = 0x5eed1234abcdULL;
+static uint64_t rnd(void)
+{
+	rng ^= rng << 13; rng ^= rng >> 7; rng ^= rng << 17;
+	return rng;
+}
+
+static const char *const rsys[] = { "dup", "dup2", "personality", "lseek", "unshare",
+				    "madvise", "getppid", "uname", "ioctl", "kill" };
+static const char *const rops[] = { "==", "!=", "<", "<=", ">", ">=" };
+static const uint64_t rvals[] = { 0, 1, 2, 3, 7, 8, 0xff, 0x100, 0x7fffffff, 0x80000000,
+				  0xffffffff, 0x100000000ULL, 0x8000000000000000ULL };
+
+static char *random_policy(void)
+{
+	char *s = malloc(8192);
+	size_t n = 0;
+	unsigned arch = (unsigned)(rnd() % 4);
+	n += (size_t)sprintf(s + n, "policy r { %s%s%s",
+			      arch == 1 ? "arch x86_64, i386; " : arch == 2 ? "arch x86_64, x32; " : "",
+			      rnd() % 2 ? "default deny syscall; " : "",
+			      rnd() % 5 == 0 ? "mode audit; " : "");
+	int nst = 2 + (int)(rnd() % 6);
+	for (int i = 0; i < nst; i++) {
+		static const char *const acts[] = { "allow", "audit", "deny", "deny errno EACCES", "kill" };
+		/* on x32 libseccomp sees 32 bits only: 32-bit-argument calls */
+		const char *sys = arch == 2 ? rsys[rnd() % 3] : rsys[rnd() % 10];
+		n += (size_t)sprintf(s + n, "%s syscall %s", acts[rnd() % 5], sys);
+		int nc = (int)(rnd() % 3);
+		for (int c = 0; c < nc; c++) {
+			int arg = arch == 2 ? 0 : (int)(rnd() % 3);
+			if (rnd() % 4 == 0)
+				n += (size_t)sprintf(s + n, "%s arg%d & 0x%llx == 0x%llx", c ? " &&" : " if", arg,
+						     (unsigned long long)rvals[rnd() % 13] | 1,
+						     (unsigned long long)(rnd() % 2));
+			else
+				n += (size_t)sprintf(s + n, "%s arg%d %s 0x%llx", c ? " &&" : " if", arg,
+						     rops[rnd() % 6], (unsigned long long)rvals[rnd() % 13]);
+		}
+		n += (size_t)sprintf(s + n, "; ");
+	}
+	sprintf(s + n, "}");
+	return s;
+}
+
+/* ---- the oracle ---- */
+static ir_decision oracle(const ir_policy *p, const ir_event *ev)
+{
+	ir_decision d = ir_decide(p, ev);
+	ir_arch a = ir_event_arch(ev);
+	if (!(p->arches & IR_ARCH_BIT(a)))
+		return d;
+	const char *name = seccomp_syscall_resolve_num_arch(sc_arch_token(a), (int)ev->u.sys.nr);
+	if (!name)
+		return d;
+	ir_event dev;
+	if (sc_domain_event(name, ev->u.sys.args, &dev) &&
+	    (dev.domain == IR_MOUNT || dev.domain == IR_NETWORK)) {
+		ir_decision e = ir_decide(p, &dev);
+		if (e.verdict > d.verdict)
+			d = e;
+	}
+	free((void *)name);
+	return d;
+}
+
+static bool same(uint32_t ret, ir_decision d)
+{
+	switch (d.verdict) {
+	case IR_ALLOW: return ret == SECCOMP_RET_ALLOW;
+	case IR_AUDIT: return ret == SECCOMP_RET_LOG;
+	case IR_DENY: return ret == (SECCOMP_RET_ERRNO | (uint32_t)d.err);
+	case IR_KILL: return ret == SECCOMP_RET_KILL_PROCESS;
+	}
+	return false;
+}
+
+typedef struct { uint64_t v[256]; size_t n; } vals;
+
+static void vadd(vals *s, uint64_t x)
+{
+	for (size_t i = 0; i < s->n; i++)
+		if (s->v[i] == x)
+			return;
+	if (s->n < 256)
+		s->v[s->n++] = x;
+}
+
+static void consts(const ir_policy *p, vals *s)
+{
+	static const uint64_t base[] = { 0, 1ull << 31, 0xffffffffull, 1ull << 63,
+					 0xdeadbeef00000000ull, UINT64_MAX };
+	for (size_t i = 0; i < sizeof base / sizeof base[0]; i++)
+		vadd(s, base[i]);
+	for (size_t i = 0; i < p->dom[IR_SYSCALL].n; i++) {
+		const ir_syscall *sy = &p->dom[IR_SYSCALL].v[i].u.sys;
+		for (size_t j = 0; j < sy->ncond; j++) {
+			uint64_t c = sy->conds[j].value;
+			vadd(s, c - 1); vadd(s, c); vadd(s, c + 1);
+			vadd(s, 0xdeadbeef00000000ull | (c & 0xffffffff));
+			if (sy->conds[j].op == IR_CMP_MASKED_EQ) {
+				vadd(s, sy->conds[j].mask);
+				vadd(s, sy->conds[j].mask ^ c);
+			}
+		}
+	}
+	/* socket(2) values for network statements */
+	static const uint64_t net[] = { 1, 2, 3, 6, 10, 16, 17, 58, 0x801, 0x80002 };
+	if (p->dom[IR_NETWORK].n || p->default_set[IR_NETWORK])
+		for (size_t i = 0; i < sizeof net / sizeof net[0]; i++)
+			vadd(s, net[i]);
+}
+
+/* Arguments the policy's statements look at for (arch, nr). */
+static unsigned used_args(const ir_policy *p, ir_arch a, uint32_t nr, bool *conditional)
+{
+	unsigned m = 0;
+	*conditional = false;
+	for (size_t i = 0; i < p->dom[IR_SYSCALL].n; i++) {
+		const ir_syscall *sy = &p->dom[IR_SYSCALL].v[i].u.sys;
+		if (sy->nr[a] < 0 || (uint32_t)sy->nr[a] != nr)
+			continue;
+		for (size_t j = 0; j < sy->ncond; j++) {
+			m |= 1u << sy->conds[j].arg;
+			*conditional = true;
+		}
+		m |= 1u << 6;   /* mentioned */
+	}
+	const char *name = seccomp_syscall_resolve_num_arch(sc_arch_token(a), (int)nr);
+	if (name && (!strcmp(name, "socket") || !strcmp(name, "socketpair")) &&
+	    (p->dom[IR_NETWORK].n || p->default_set[IR_NETWORK])) {
+		m |= 7 | (1u << 6);
+		*conditional = true;
+	}
+	free((void *)name);
+	return m;
+}
+
+typedef struct { unsigned long long checked, mismatches, cache_bad; } tally;
+
+static void check_one(const ir_policy *p, const struct sock_filter *prog, size_t len,
+		      uint32_t audit_arch, uint32_t nr, const uint64_t args[6],
+		      bool conditional, const char *text, tally *t)
+{
+	struct seccomp_data sd = { .nr = (int)nr, .arch = audit_arch };
+	memcpy(sd.args, args, sizeof sd.args);
+	bpf_run_info info;
+	uint32_t ret = bpf_interp(prog, len, &sd, &info);
+	ir_event ev = { .domain = IR_SYSCALL };
+	ev.u.sys.audit_arch = audit_arch;
+	ev.u.sys.nr = nr;
+	memcpy(ev.u.sys.args, args, sizeof ev.u.sys.args);
+	ir_decision d = oracle(p, &ev);
+	t->checked++;
+	if (!same(ret, d)) {
+		if (t->mismatches++ < 10)
+			fprintf(stderr, "MISMATCH %s\n  arch %#x nr %#x args %#llx %#llx %#llx: "
+				"filter %#x, ir_decide %s/%d\n", text, audit_arch, nr,
+				(unsigned long long)args[0], (unsigned long long)args[1],
+				(unsigned long long)args[2], ret, ir_verdict_name(d.verdict), d.err);
+	}
+	if (!conditional && ret == SECCOMP_RET_ALLOW && info.loaded_args) {
+		if (t->cache_bad++ < 10)
+			fprintf(stderr, "ARG LOAD on unconditional allow: %s nr %#x\n", text, nr);
+	}
+}
+
+static void check_policy(const char *text, tally *t)
+{
+	diag_ctx d;
+	diag_init(&d);
+	ir_program prog;
+	compile_opts o = { .no_library = true };
+	if (polc_compile_text("t.pol", text, &o, &d, &prog)) {
+		diag_print(&d, stderr, false);
+		fail_msg("does not compile: %s", text);
+	}
+	const ir_policy *p = ir_program_select(&prog, NULL, &d);
+	assert_non_null(p);
+	buf b;
+	buf_init(&b);
+	if (sc_build_bpf(p, false, &d, &b)) {
+		diag_print(&d, stderr, false);
+		fail_msg("seccomp build failed: %s", text);
+	}
+	const struct sock_filter *f = (const struct sock_filter *)b.data;
+	size_t len = b.len / sizeof *f;
+	vals v = { .n = 0 };
+	consts(p, &v);
+	static const struct { ir_arch a; uint32_t audit, base; } abi[] = {
+		{ IR_ARCH_X86_64, AUDIT_ARCH_X86_64, 0 },
+		{ IR_ARCH_I386, AUDIT_ARCH_I386, 0 },
+		{ IR_ARCH_X32, AUDIT_ARCH_X86_64, 0x40000000u },
+	};
+	for (size_t k = 0; k < 3; k++) {
+		for (uint32_t i = 0; i < 1024; i++) {
+			uint32_t nr = abi[k].base | i;
+			bool cond;
+			unsigned m = used_args(p, abi[k].a, nr, &cond);
+			uint64_t args[6] = { 0 };
+			check_one(p, f, len, abi[k].audit, nr, args, cond, text, t);
+			for (int j = 0; j < 6; j++)
+				args[j] = 0xdeadbeef00000005ull;
+			check_one(p, f, len, abi[k].audit, nr, args, cond, text, t);
+			if (!(m & 0x3f))
+				continue;
+			int a1 = -1, a2 = -1;
+			for (int j = 0; j < 6; j++)
+				if (m & (1u << j)) {
+					if (a1 < 0) a1 = j; else if (a2 < 0) a2 = j;
+				}
+			for (size_t x = 0; x < v.n; x++) {
+				for (size_t y = 0; y < (a2 >= 0 ? v.n : 1); y++) {
+					memset(args, 0, sizeof args);
+					for (int j = 0; j < 6; j++)
+						if (m & (1u << j))
+							args[j] = v.v[(x + y + (size_t)j) % v.n];
+					args[a1] = v.v[x];
+					if (a2 >= 0)
+						args[a2] = v.v[y];
+					check_one(p, f, len, abi[k].audit, nr, args, cond, text, t);
+				}
+			}
+		}
+	}
+	buf_free(&b);
+	ir_program_free(&prog);
+	diag_free(&d);
+}
+
+static void test_exhaustive(void **state)
+{
+	(void)state;
+	tally t = { 0 };
+	size_t npol = 0;
+	for (size_t i = 0; i < NHAND; i++, npol++)
+		check_policy(hand[i], &t);
+	for (int i = 0; i < 40; i++, npol++) {
+		char *s = random_policy();
+		check_policy(s, &t);
+		free(s);
+	}
+	printf("seccomp exhaustive: %zu policies, %llu decisions checked, %llu mismatches, "
+	       "%llu argument loads on unconditional allows\n", npol, t.checked,
+	       t.mismatches, t.cache_bad);
+	assert_true(npol >= 40);
+	assert_int_equal(t.mismatches, 0);
+	assert_int_equal(t.cache_bad, 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = { cmocka_unit_test(test_exhaustive) };
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
