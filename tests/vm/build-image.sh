@@ -2,7 +2,8 @@
 # build-image.sh VMDIR - make sure the kernel lab's boot files are in VMDIR.
 #
 # Takes: VMDIR (cache directory, created if missing).
-# Gives: VMDIR/vmlinuz, VMDIR/kver, VMDIR/modules/lib/modules/KVER (the
+# Gives: VMDIR/vmlinuz, VMDIR/vmlinux (the same kernel uncompressed, when
+#   it has a PVH entry: qemu boots it seconds faster), VMDIR/kver, VMDIR/modules/lib/modules/KVER (the
 #   package's modules, depmod'ed, for modprobe inside the guest) and
 #   VMDIR/initramfs.cpio (busybox + the virtio/9p modules + stage-1 init).
 # Promises: idempotent and quiet when the cache is current; the kernel is
@@ -79,6 +80,37 @@ ensure_kernel_resolved() {
 	return 1 # so the next run tries again
 }
 
+# bzImage decompresses itself, which under TCG takes several seconds.  The
+# uncompressed ELF inside has a PVH entry note, so qemu can start it
+# directly.  Print the payload of bzImage $1 (xz, zstd or gzip).
+unpack_bzimage() {
+	for m in 'xz:\xfd\x37\x7a\x58\x5a\x00' 'zstd:\x28\xb5\x2f\xfd' 'gzip:\x1f\x8b\x08'; do
+		off=$(LC_ALL=C grep -obUaP "${m#*:}" "$1" | head -n 1 | cut -d: -f1)
+		[ -n "$off" ] || continue
+		case ${m%%:*} in
+		xz) tail -c +$((off + 1)) "$1" | xz -dc --single-stream 2>/dev/null ;;
+		zstd) tail -c +$((off + 1)) "$1" | zstd -qdc 2>/dev/null ;;
+		gzip) tail -c +$((off + 1)) "$1" | gzip -dc 2>/dev/null ;;
+		esac
+		return 0
+	done
+}
+
+# VMDIR/vmlinux: the PVH-bootable ELF, when the kernel has one (else absent).
+ensure_vmlinux() {
+	[ "$(cat "$VMDIR/vmlinux.stamp" 2>/dev/null)" = "$(cat "$VMDIR/kernel.stamp")" ] && return 0
+	rm -f "$VMDIR/vmlinux" "$VMDIR/vmlinux.stamp"
+	unpack_bzimage "$VMDIR/vmlinuz" >"$VMDIR/.vmlinux.tmp" || true
+	# XEN_ELFNOTE_PHYS32_ENTRY (18): the PVH entry point
+	if readelf -n "$VMDIR/.vmlinux.tmp" 2>/dev/null | grep -q 'Xen.*(0x00000012)'; then
+		mv "$VMDIR/.vmlinux.tmp" "$VMDIR/vmlinux"
+	else
+		say "no PVH entry in the kernel; booting the bzImage"
+		rm -f "$VMDIR/.vmlinux.tmp"
+	fi
+	cat "$VMDIR/kernel.stamp" >"$VMDIR/vmlinux.stamp"
+}
+
 # modpath NAME: the module's file, relative to the module tree.
 modpath() {
 	sed -n "s@^\([^:]*/$1\.ko[^:/]*\):.*@\1@p" "$MODTREE/modules.dep" | head -n 1
@@ -148,4 +180,5 @@ ensure_initramfs() {
 exec 9>"$VMDIR/.lock"
 flock 9
 ensure_kernel
+ensure_vmlinux
 ensure_initramfs

@@ -6,13 +6,22 @@
 #   (shell assignments VM_CWD, VM_MODDIR), shares ("TAG PATH" lines: 9p shares
 #   to mount read-write at PATH), env (exports for CMD) and cmd (CMD as a
 #   shell script).
-# Gives: /run/vmctl/booted when the guest is up, then CMD's output in
+# Gives: /run/vmctl/booted when the guest is up (holding two guest uptimes:
+#   stage 2 start and setup done), then CMD's output in
 #   stdout and stderr and its exit status in rc (written last, atomically);
 #   setup-error instead of rc when the guest could not be prepared.
 # Then reboots at once; qemu runs with -no-reboot, so that ends the VM.
 CTL=/run/vmctl
 PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 export PATH
+
+# Setup runs some 25 programs; under TCG a static busybox (if the host has
+# one) starts several times faster than the dynamically linked originals.
+if [ -x /bin/busybox ]; then
+	for c in mount mkdir chmod hostname ip sync; do
+		eval "$c() { /bin/busybox $c \"\$@\"; }"
+	done
+fi
 
 finish() {
 	sync
@@ -38,6 +47,7 @@ want() {
 
 mount_kernel_fs() {
 	need proc /proc
+	read -r T_START _ </proc/uptime
 	need sysfs /sys
 	need securityfs /sys/kernel/security
 	# polc uses /sys/fs/cgroup/unified (the host's layout) and most tools
@@ -99,7 +109,9 @@ mount_shares
 ip link set lo up 2>>"$CTL/stage2.log"
 hostname polc-vm 2>/dev/null
 [ -d "$VM_CWD" ] || setup_error "working directory $VM_CWD is not visible in the guest (under the guest's tmpfs /tmp? pass it with --share)"
-: >"$CTL/booted"
+read -r T_BOOTED _ </proc/uptime
+# Guest uptimes (seconds) when stage 2 started and when it was done.
+echo "$T_START $T_BOOTED" >"$CTL/booted"
 
 env -i HOME=/root USER=root LOGNAME=root SHELL=/bin/sh TERM=dumb LANG=C.UTF-8 \
 	PATH="$PATH" ${MODPROBE_OPTIONS:+MODPROBE_OPTIONS="$MODPROBE_OPTIONS"} /bin/sh -c '. /run/vmctl/env; cd "$0" || exit 125; . /run/vmctl/cmd' \

@@ -78,7 +78,9 @@ case "$BUILD" in /*) ;; *) BUILD=$REPO/$BUILD ;; esac
 VMDIR=${VM_CACHE:-$BUILD/vm}
 sh "$HERE/build-image.sh" "$VMDIR" || lab_fail "could not build the VM image in $VMDIR"
 VMDIR=$(cd "$VMDIR" && pwd)
-KERNEL=${VM_KERNEL:-$VMDIR/vmlinuz}
+KERNEL=$VMDIR/vmlinuz
+[ -f "$VMDIR/vmlinux" ] && KERNEL=$VMDIR/vmlinux
+KERNEL=${VM_KERNEL:-$KERNEL}
 
 # What the guest's stage 2 reads (see guest-stage2.sh).
 cwd=$(pwd -P)
@@ -113,8 +115,11 @@ dump_output() {
 if [ "${VM_VERBOSE:-0}" != 0 ] && [ -f "$CTL/booted" ]; then
 	b=$(stat -c %.3Y "$CTL/booted")
 	r=$(stat -c %.3Y "$CTL/rc" 2>/dev/null || echo "$end")
-	awk -v s="$start" -v b="$b" -v r="$r" -v e="$end" -v k="$(cat "$VMDIR/kver")" -v a="${ACCEL#-accel }" \
-		'BEGIN { printf "run-in-vm: boot %.1fs, command %.1fs, total %.1fs (kernel %s, %s)\n", b - s, r - b, e - s, k, a }' >&2
+	awk -v s="$start" -v b="$b" -v r="$r" -v e="$end" -v k="$(cat "$VMDIR/kver")" \
+		-v a="${ACCEL#-accel }" -v g="$(cat "$CTL/booted")" 'BEGIN {
+		split(g, u, " ")
+		printf "run-in-vm: boot %.1fs (guest: kernel+initramfs %.1fs, setup %.1fs), command %.1fs, total %.1fs (kernel %s, %s)\n",
+			b - s, u[1], u[2] - u[1], r - b, e - s, k, a }' >&2
 fi
 if [ -f "$CTL/rc" ]; then
 	dump_output
