@@ -75,20 +75,25 @@ static void put_escaped(buf *b, const char *s, size_t n)
 	}
 }
 
-/* mkstemp's six random characters: alphanumeric, and mixed (digit and
- * letter, or upper and lower case) so plain words are left alone. */
-static bool random_tail(const char *s, size_t n)
+/* Where a temp name's random part starts, or -1: the trailing run of >= 6
+ * alphanumerics (after a "tmp" prefix), mixed (digit and letter, or upper
+ * and lower case) so that plain words are left alone. mkstemp gives six,
+ * mktemp(1) ten. */
+static long random_tail(const char *s, size_t n)
 {
-	if (n < 6)
-		return false;
+	size_t st = n;
+	while (st > 0 && isalnum((unsigned char)s[st - 1]))
+		st--;
+	if (n - st > 3 && !strncmp(s + st, "tmp", 3))
+		st += 3;
+	if (n - st < 6)
+		return -1;
 	bool dig = false, up = false, lo = false;
-	for (size_t i = n - 6; i < n; i++) {
+	for (size_t i = st; i < n; i++) {
 		unsigned char c = (unsigned char)s[i];
-		if (!isalnum(c))
-			return false;
 		dig |= isdigit(c) != 0, up |= isupper(c) != 0, lo |= islower(c) != 0;
 	}
-	return (dig && (up || lo)) || (up && lo);
+	return ((dig && (up || lo)) || (up && lo)) ? (long)st : -1;
 }
 
 /* A component with runs of >= 3 digits (pids, sequence numbers) as '*'. */
@@ -142,10 +147,10 @@ char *gen_generalize_path(const char *path, bool written)
 			buf_puts(&b, "*/task/*");
 		else if (proc && idx == 4 && all_digits(s, n) && strstr(path, "/task/"))
 			buf_puts(&b, "*");
-		else if (tmp && idx >= 2 && random_tail(s, n)) {
-			put_escaped(&b, s, n - 6);
+		else if (tmp && idx >= 2 && random_tail(s, n) >= 0) {
+			put_escaped(&b, s, (size_t)random_tail(s, n));
 			buf_puts(&b, "*");
-		} else if (written && last)
+		} else if ((written || tmp) && last)
 			put_digits_star(&b, s, n);
 		else
 			put_escaped(&b, s, n);
@@ -181,43 +186,51 @@ static bool covered(const char *path, const char *dir, bool deep)
 	return deep || !strchr(path + n + 1, '/');
 }
 
+/* The directory an entry counts towards: its parent; in deep mode only
+ * collapsed "X/child/\*" entries count, towards X. NULL: counts nowhere. */
+static char *group_of(const char *e, bool deep)
+{
+	size_t l = strlen(e);
+	if (!deep)
+		return parent_of(e);
+	if (l < 2 || strcmp(e + l - 2, "/*") != 0)
+		return NULL;
+	char *par = xstrndup(e, l - 2);
+	char *gp = parent_of(par);
+	free(par);
+	return gp;
+}
+
 static void collapse_level(strset *s, unsigned T, bool deep)
 {
-	strset globs = { 0 };
-	for (size_t i = 0; i < s->n;) {
-		/* deep: group X/child/\* entries by X; else group by parent. */
-		char *par = parent_of(s->v[i]);
-		if (deep) {
-			char *gp = parent_of(par);
-			free(par);
-			par = gp;
-		}
-		size_t cnt = 0, j = i, sub = 0;
-		while (j < s->n && covered(s->v[j], par, true)) {
-			cnt++;
-			size_t l = strlen(s->v[j]);
-			sub += deep && l >= 2 && !strcmp(s->v[j] + l - 2, "/*") &&
-			       depth(s->v[j]) == depth(par) + 2;
+	strset groups = { 0 }, globs = { 0 };
+	for (size_t i = 0; i < s->n; i++) {
+		char *g = group_of(s->v[i], deep);
+		if (g)
+			ss_add(&groups, g);
+	}
+	if (groups.n)
+		qsort(groups.v, groups.n, sizeof *groups.v, str_cmp);
+	for (size_t i = 0; i < groups.n;) {
+		size_t j = i;
+		while (j < groups.n && !strcmp(groups.v[j], groups.v[i]))
 			j++;
-		}
-		bool ok = *par && (deep ? sub >= 2 && depth(par) >= 2 : cnt >= T);
+		const char *dir = groups.v[i];
+		bool ok = *dir && (deep ? j - i >= 2 && depth(dir) >= 2 : j - i >= T);
 		if (ok)
-			ss_add(&globs, xasprintf("%s/%s", par, deep ? "**" : "*"));
-		free(par);
-		i = j > i ? j : i + 1;
+			ss_add(&globs, xasprintf("%s/%s", dir, deep ? "**" : "*"));
+		i = j;
 	}
-	if (!globs.n) {
-		free(globs.v);
+	ss_free(&groups);
+	if (!globs.n)
 		return;
-	}
 	size_t k = 0;
 	for (size_t i = 0; i < s->n; i++) {
 		bool drop = false;
 		for (size_t g = 0; g < globs.n && !drop; g++) {
 			size_t l = strlen(globs.v[g]);
-			bool gdeep = globs.v[g][l - 1] == '*' && globs.v[g][l - 2] == '*';
-			char *dir = xstrndup(globs.v[g], l - (gdeep ? 3 : 2));
-			drop = covered(s->v[i], dir, gdeep);
+			char *dir = xstrndup(globs.v[g], l - (deep ? 3 : 2));
+			drop = covered(s->v[i], dir, deep);
 			free(dir);
 		}
 		if (drop)

@@ -2,6 +2,7 @@
 # kernel's BTF, clang -target bpf, and a libbpf skeleton that tracer/ebpf.c
 # embeds. Included by the top Makefile.
 BPFTOOL ?= bpftool
+PROFILE_TRACER ?= ebpf
 VMLINUX_BTF ?= /sys/kernel/btf/vmlinux
 TRACER_BPF_OBJ := $(BUILD)/tracer/polc_trace.bpf.o
 TRACER_SKEL := $(BUILD)/tracer/polc_trace.skel.h
@@ -16,3 +17,7 @@ $(TRACER_BPF_OBJ): tracer/polc_trace.bpf.c tracer/trace_bpf.h $(BUILD)/tracer/vm
 
 $(TRACER_SKEL): $(TRACER_BPF_OBJ)
 	$(BPFTOOL) gen skeleton $< name polc_trace > $@.tmp && mv $@.tmp $@
+
+# Soak workloads on loopback under `polc record`, then `polc gen`.
+profiles: $(POLC)
+	sh profiles/soak/run.sh $(POLC) $(PROFILE_TRACER)

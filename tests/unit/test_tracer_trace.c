@@ -121,6 +121,7 @@ static void test_generalize(void **st)
 		{ "/proc/sys/kernel/ngroups_max", false, "/proc/sys/kernel/ngroups_max" },
 		{ "/tmp/tmpa8Zq1x", true, "/tmp/tmp*" },
 		{ "/tmp/plainname", true, "/tmp/plainname" },
+		{ "/tmp/tmp.Gc8XrrPpg4/dump.rdb", false, "/tmp/tmp.*/dump.rdb" },
 		{ "/var/lib/redis/temp-48213.rdb", true, "/var/lib/redis/temp-*.rdb" },
 		{ "/usr/lib/libfoo.so.123", false, "/usr/lib/libfoo.so.123" },
 		{ "/etc/we*ird[1]", false, "/etc/we\\*ird\\[1\\]" },
