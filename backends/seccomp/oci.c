@@ -174,7 +174,7 @@ int sc_emit_oci(const ir_policy *p, const sc_plan *pl, const backend_opts *o,
 	buf h;
 	buf_init(&h);
 	backend_header(&backend_seccomp, p, o, "", &h);
-	buf_puts(out, ",\n  \"x-polc\": [");
+	buf_puts(out, ",\n  \"x-polc\": {\"header\": [");
 	char *line = buf_cstr(&h), *nl;
 	for (int i = 0; line && *line; i++, line = nl + 1) {
 		nl = strchr(line, '\n');
@@ -184,7 +184,7 @@ int sc_emit_oci(const ir_policy *p, const sc_plan *pl, const backend_opts *o,
 		buf_puts(out, i ? ",\n    " : "\n    ");
 		json_str(out, line);
 	}
-	buf_puts(out, "\n  ]\n}\n");
+	buf_puts(out, "\n  ]}\n}\n");
 	buf_free(&h);
 	return 0;
 }
