@@ -11,10 +11,39 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdint.h>
 #include <sys/apparmor.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include "../../cli/commands.h"
+
+/* The active LSMs from lsm_list_modules(2) (Linux 6.8), for when
+ * securityfs is not mounted. The ids are kernel ABI (uapi linux/lsm.h,
+ * newer than this system's headers). */
+static void lsms_from_syscall(char *out, size_t len)
+{
+#ifdef __x86_64__
+	static const char *const names[] = { "capability", "selinux", "smack", "tomoyo",
+		"apparmor", "yama", "loadpin", "safesetid", "lockdown", "bpf", "landlock",
+		"ima", "evm", "ipe" };
+	uint64_t ids[32];
+	uint32_t size = sizeof ids;
+	long n = syscall(461 /* __NR_lsm_list_modules */, ids, &size, 0);
+	if (n <= 0)
+		return;
+	size_t used = 0;
+	out[0] = 0;
+	for (long i = 0; i < n && i < 32; i++) {
+		uint64_t k = ids[i] - 100;
+		const char *nm = k < sizeof names / sizeof *names ? names[k] : "?";
+		used += (size_t)snprintf(out + used, used < len ? len - used : 0, "%s%s",
+					 i ? "," : "", nm);
+	}
+#else
+	(void)out; (void)len;
+#endif
+}
 
 bool aa_available(char *why, size_t whylen)
 {
@@ -26,6 +55,8 @@ bool aa_available(char *why, size_t whylen)
 		if (fgets(lsm, sizeof lsm, f))
 			lsm[strcspn(lsm, "\n")] = 0;
 		fclose(f);
+	} else {
+		lsms_from_syscall(lsm, sizeof lsm);
 	}
 	snprintf(why, whylen, "this kernel has no AppArmor (active LSMs: %s)", lsm);
 	return false;
