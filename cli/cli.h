@@ -26,6 +26,8 @@ typedef struct {
 	bool allow_partial;
 	bool no_library;
 	bool werror;
+	bool json;                    /* --json */
+	bool vm;                      /* --vm */
 	char **cmd;                   /* run: after "--" */
 	/* results */
 	diag_ctx diag;

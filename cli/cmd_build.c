@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-enum { OPT_ALLOW_PARTIAL = 256, OPT_NO_LIBRARY, OPT_CHECK, OPT_PROFILE_FROM, OPT_WERROR };
+enum { OPT_ALLOW_PARTIAL = 256, OPT_NO_LIBRARY, OPT_CHECK, OPT_PROFILE_FROM, OPT_WERROR, OPT_JSON, OPT_VM };
 
 static void push(const char ***v, size_t *n, const char *s)
 {
@@ -33,6 +33,8 @@ int cli_parse(cli_args *a, int argc, char **argv, bool allow_cmd)
 		{ "check", required_argument, 0, OPT_CHECK },
 		{ "profile-from", required_argument, 0, OPT_PROFILE_FROM },
 		{ "werror", no_argument, 0, OPT_WERROR },
+		{ "json", no_argument, 0, OPT_JSON },
+		{ "vm", no_argument, 0, OPT_VM },
 		{ "help", no_argument, 0, 'h' },
 		{ 0, 0, 0, 0 }
 	};
@@ -64,6 +66,8 @@ int cli_parse(cli_args *a, int argc, char **argv, bool allow_cmd)
 		case OPT_CHECK: a->check = optarg; break;
 		case OPT_PROFILE_FROM: a->profile_from = optarg; break;
 		case OPT_WERROR: a->werror = true; break;
+		case OPT_JSON: a->json = true; break;
+		case OPT_VM: a->vm = true; break;
 		case 'h': cli_usage(argv[0], stdout); exit(EXIT_OK);
 		case ':':
 		default:
