@@ -83,8 +83,18 @@ static bool same_loc(src_loc a, src_loc b)
  * the fate of the diagnostic they belong to. */
 static bool repeated(diag_ctx *d, diag_severity sev, src_loc loc, const char *msg)
 {
-	if (sev == DIAG_NOTE)
-		return d->dropping;
+	if (sev == DIAG_NOTE) {
+		if (d->dropping)
+			return true;
+		/* a note of its own (not right after its error or warning),
+		 * said before: a rule lowered again for another policy */
+		if (d->n && d->v[d->n - 1].sev != DIAG_NOTE)
+			return false;
+		for (size_t i = 0; loc.file && i < d->n; i++)
+			if (d->v[i].sev == DIAG_NOTE && same_loc(d->v[i].loc, loc) && !strcmp(d->v[i].msg, msg))
+				return true;
+		return false;
+	}
 	d->dropping = false;
 	for (size_t i = 0; loc.file && i < d->n; i++)
 		if (d->v[i].sev == sev && same_loc(d->v[i].loc, loc) &&
