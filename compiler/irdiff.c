@@ -520,7 +520,9 @@ static void diff_arch_items(differ *df)
 					      ir_arch_name((ir_arch)a), in_new ? "named only by new" : "named only by old"),
 		    o, n);
 		irdiff_item *it = &df->out->v[df->out->n - 1];
-		it->kind = k == 1 ? IRD_WIDENED : k == 2 ? IRD_NARROWED : IRD_CHANGED;
+		/* errno-only changes (ENOSYS for unknown numbers) do not hide
+		 * which way the permissions moved */
+		it->kind = (k & 1) && !(k & 2) ? IRD_WIDENED : (k & 2) && !(k & 1) ? IRD_NARROWED : IRD_CHANGED;
 	}
 }
 
