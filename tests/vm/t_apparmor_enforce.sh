@@ -7,6 +7,9 @@
 #   deny capability   -> chown as root fails with EPERM
 #   deny exec         -> sh cannot run id (EACCES), but still runs echo
 #   deny mount        -> mount -t tmpfs fails with EACCES
+#   deny network inet -> an inet socket cannot be created, inet6 can
+#   deny ptrace read  -> /proc/1/environ unreadable
+#   deny signal       -> kill -CONT 1 (unconfined init) refused, to itself not
 #   default deny file -> only the allow-list is readable
 #   mode audit        -> the denied read succeeds (complain mode)
 set -u
@@ -56,6 +59,17 @@ expect_ok "other programs still run" deny_exec sh -c "/usr/bin/echo hi"
 pol deny_mount "deny mount;"
 # util-linux retries a refused mount read-only; strace shows the errno
 expect_fail "deny mount" "= -1 EACCES" deny_mount sh -c "strace -qq -e trace=mount mount -t tmpfs none $L/m && umount $L/m"
+
+pol deny_inet "deny network inet;"
+expect_fail "deny network inet" "Permission denied" deny_inet perl -e 'use Socket; socket(my $s, PF_INET, SOCK_STREAM, 0) or die "socket: $!\n"'
+expect_ok "inet6 still allowed" deny_inet perl -e 'use Socket; socket(my $s, PF_INET6, SOCK_STREAM, 0) or die "socket: $!\n"'
+
+pol deny_ptrace_read "deny ptrace read;"
+expect_fail "deny ptrace read (/proc/1/environ)" "Permission denied" deny_ptrace_read cat /proc/1/environ
+
+pol deny_signal "deny signal to \"unconfined\";"
+expect_fail "deny signal to unconfined (kill -CONT 1)" "ermission denied" deny_signal sh -c "kill -CONT 1"
+expect_ok "signal to itself still allowed" deny_signal sh -c 'kill -CONT $$'
 
 pol allow_list "default deny file;
 allow file \"/usr/**\", \"/lib/**\", \"/lib64/**\", \"/etc/ld.so.cache\" read, mmap, exec;
