@@ -99,8 +99,13 @@ timeout -k 5 "$TIMEOUT" qemu-system-x86_64 -nographic -nic none -no-reboot \
 	-kernel "$KERNEL" -initrd "$VMDIR/initramfs.cpio" -append "$APPEND" \
 	-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
 	-virtfs "local,path=$CTL,mount_tag=vmctl,security_model=none" \
-	$SHARES </dev/null >"$CTL/qemu.log" 2>&1
+	$SHARES </dev/null >"$CTL/qemu.log" 2>&1 &
+qpid=$!
+# Killing this script stops the VM too (timeout passes TERM on to qemu).
+trap 'kill -TERM $qpid 2>/dev/null; wait $qpid; exit 125' INT TERM HUP
+wait $qpid
 qrc=$?
+trap 'exit 125' INT TERM HUP
 end=$(date +%s.%N)
 
 console_tail() {
