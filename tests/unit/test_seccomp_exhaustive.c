@@ -72,6 +72,8 @@ static const char *const hand[] = {
 	/* 32 network default deny with allows */
 	"policy p { default deny network; allow network unix; allow network inet; deny network packet; }",
 	"policy p { deny errno EACCES network tcp; }",
+	"policy p { deny network inet6; deny errno EACCES network udp; kill network raw; audit network icmp; }",
+	"policy p { default deny network; allow network unix; allow network inet tcp; deny errno EACCES network inet6 udp; }",
 	/* 33 masked eq whose value has bits outside the mask (never matches) */
 	"policy p { deny syscall personality if arg0 & 0xf == 0x10; deny syscall unshare if arg0 & 0xf == 0x30; }",
 	/* 34 ioctl: 32-bit cmd, 64-bit arg */
@@ -247,7 +249,25 @@ static void check_one(const ir_policy *p, const struct sock_filter *prog, size_t
 	}
 }
 
+/* Check text's filter against text's oracle, or (wrong != NULL) wrong's
+ * filter against text's oracle: the self-check that mismatches are seen. */
+static void check_policy2(const char *text, const char *wrong, tally *t);
 static void check_policy(const char *text, tally *t)
+{
+	check_policy2(text, NULL, t);
+}
+
+static const ir_policy *compile1(const char *text, diag_ctx *d, ir_program *prog)
+{
+	compile_opts o = { .no_library = true };
+	if (polc_compile_text("t.pol", text, &o, d, prog)) {
+		diag_print(d, stderr, false);
+		fail_msg("does not compile: %s", text);
+	}
+	return ir_program_select(prog, NULL, d);
+}
+
+static void check_policy2(const char *text, const char *wrong, tally *t)
 {
 	diag_ctx d;
 	diag_init(&d);
@@ -261,7 +281,9 @@ static void check_policy(const char *text, tally *t)
 	assert_non_null(p);
 	buf b;
 	buf_init(&b);
-	if (sc_build_bpf(p, false, &d, &b)) {
+	ir_program wprog;
+	const ir_policy *fp = wrong ? compile1(wrong, &d, &wprog) : p;
+	if (sc_build_bpf(fp, false, &d, &b)) {
 		diag_print(&d, stderr, false);
 		fail_msg("seccomp build failed: %s", text);
 	}
@@ -306,6 +328,8 @@ static void check_policy(const char *text, tally *t)
 		}
 	}
 	buf_free(&b);
+	if (wrong)
+		ir_program_free(&wprog);
 	ir_program_free(&prog);
 	diag_free(&d);
 }
@@ -313,6 +337,12 @@ static void check_policy(const char *text, tally *t)
 static void test_exhaustive(void **state)
 {
 	(void)state;
+	/* self-check: a filter one constant off is caught */
+	tally w = { 0 };
+	check_policy2("policy p { deny syscall dup if arg0 == 5; }",
+		      "policy p { deny syscall dup if arg0 == 6; }", &w);
+	printf("self-check: wrong filter gives %llu mismatches\n", w.mismatches);
+	assert_true(w.mismatches > 0);
 	tally t = { 0 };
 	size_t npol = 0;
 	for (size_t i = 0; i < NHAND; i++, npol++)
