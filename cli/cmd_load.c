@@ -106,10 +106,21 @@ int cmd_unload(int argc, char **argv)
 
 int cmd_status(int argc, char **argv)
 {
-	if (argc > 1)
-		return fail("status", EXIT_USAGE, "usage: polc status");
+	int follow = -1;
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--follow"))
+			follow = 0;
+		else if (!strncmp(argv[i], "--follow=", 9))
+			follow = atoi(argv[i] + 9);
+		else
+			return fail("status", EXIT_USAGE, "usage: polc status [--follow[=SECONDS]]");
+	}
 	char err[512] = "";
 	int r = bpfl_status(stdout, err, sizeof err);
+	if (r == EXIT_OK && follow >= 0) {
+		fflush(stdout);
+		r = bpfl_follow(stdout, follow, err, sizeof err);
+	}
 	if (r != EXIT_OK)
 		return fail("status", r, err);
 	return EXIT_OK;
@@ -137,7 +148,7 @@ static int cgroup2_root(char *out, size_t n)
 
 static bool cgroup_populated(const char *dir)
 {
-	char p[600], line[128];
+	char p[800], line[128];
 	snprintf(p, sizeof p, "%s/cgroup.events", dir);
 	FILE *f = fopen(p, "r");
 	bool pop = false;

@@ -455,3 +455,46 @@ int bpfl_status(FILE *out, char *err, size_t n)
 	(void)n;
 	return EXIT_OK;
 }
+
+static int print_event(void *ctx, void *data, size_t len)
+{
+	FILE *out = ctx;
+	const struct polc_event *e = data;
+	static const char *dn[POLC_ND] = { "syscall", "file", "exec", "capability",
+					   "mount", "network", "ptrace", "signal" };
+	static const char *vn[] = { "allow", "audit", "deny", "kill" };
+	if (len < sizeof *e)
+		return 0;
+	fprintf(out, "policy %u pid %u (%.16s): %s %s", e->policy, e->pid, e->comm,
+		vn[POLC_DEC_VERDICT(e->decision)], e->domain < POLC_ND ? dn[e->domain] : "?");
+	if (POLC_DEC_STMT(e->decision) == POLC_STMT_DEFAULT)
+		fprintf(out, " by default");
+	else
+		fprintf(out, " by stmt %u", POLC_DEC_STMT(e->decision));
+	if (e->detail[0])
+		fprintf(out, ": %.128s", e->detail);
+	fputc('\n', out);
+	fflush(out);
+	return 0;
+}
+
+int bpfl_follow(FILE *out, int seconds, char *err, size_t n)
+{
+	int fds[M_N];
+	if (open_pinned(fds) < 0) {
+		seterr(err, n, "no BPF policy is loaded");
+		return EXIT_SYSTEM;
+	}
+	struct ring_buffer *rb = ring_buffer__new(fds[M_EVENTS], print_event, out, NULL);
+	if (!rb) {
+		seterr(err, n, "cannot read the event ring buffer: %s", strerror(errno));
+		close_fds(fds);
+		return EXIT_SYSTEM;
+	}
+	for (int ms = 0; !seconds || ms < seconds * 1000; ms += 100)
+		if (ring_buffer__poll(rb, 100) < 0 && errno != EINTR)
+			break;
+	ring_buffer__free(rb);
+	close_fds(fds);
+	return EXIT_OK;
+}

@@ -29,6 +29,9 @@
 int bpfl_load(const bpf_bundle *b, const char *cgroup, char *err, size_t errlen);
 int bpfl_unload(const char *cgroup /* NULL: all */, char *err, size_t errlen);
 int bpfl_status(FILE *out, char *err, size_t errlen);
+/* Print the ring buffer's deny/audit records for `seconds` (0: until
+ * interrupted). */
+int bpfl_follow(FILE *out, int seconds, char *err, size_t errlen);
 
 /* The cgroup v2 id of a directory, or 0 with err set. */
 unsigned long long bpfl_cgroup_id(const char *cgroup, char *err, size_t errlen);

@@ -88,6 +88,9 @@ $POLC status >$T/status.out; cat $T/status.out
 grep -q "policy lab (id [0-9]*) on /sys/fs/cgroup/polc-other" $T/status.out && echo "ok   status names the policy" || { echo "FAIL status"; bad=1; }
 grep -q "p.pol:2:3" $T/status.out && echo "ok   status counts the read denial" || { echo "FAIL status counter"; bad=1; }
 
+$POLC status --follow=1 >$T/follow.out; cat $T/follow.out
+grep -q "deny file by stmt 0: $T/lab/secret" $T/follow.out && echo "ok   ring buffer logs the denial" || { echo "FAIL ring buffer"; bad=1; }
+
 # 3. mode audit: nothing denied, still counted
 $POLC build --target bpf -o $T/a.bpfpol $T/a.pol 2>/dev/null
 mkdir -p /sys/fs/cgroup/polc-audit
