@@ -1,6 +1,8 @@
 /* trace_getppid N: call getppid(2) exactly N times (raw syscalls, so libc
  * cannot cache or add any), then exit 0. */
+#ifndef _GNU_SOURCE
 #define _GNU_SOURCE
+#endif
 #include <stdlib.h>
 #include <sys/syscall.h>
 #include <unistd.h>

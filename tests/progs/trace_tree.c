@@ -2,7 +2,9 @@
  * a thread writes DIR/thread.txt, a forked child writes DIR/child.txt, a
  * vforked child execs /bin/true, the main process opens DIR/sub/rel.txt
  * through a dirfd and DIR/cwd.txt relative to its cwd, connects nowhere. */
+#ifndef _GNU_SOURCE
 #define _GNU_SOURCE
+#endif
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
