@@ -17,10 +17,10 @@
 #include "compiler/glob.h"
 
 #if defined(__SANITIZE_ADDRESS__)
-#define SCALE 20      /* sanitizers: ~50x slower; fewer paths, same kinds */
+#define SCALE 100     /* sanitizers: far slower; fewer paths, same kinds */
 #elif defined(__has_feature)
 #if __has_feature(address_sanitizer)
-#define SCALE 20
+#define SCALE 100
 #endif
 #endif
 #ifndef SCALE
