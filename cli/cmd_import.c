@@ -91,8 +91,9 @@ int cmd_import(int argc, char **argv)
 		fprintf(stderr, "polc import: give exactly one profile file\n");
 		goto usage;
 	}
+	static const char *const no_caps[] = { NULL };
 	if (caps_given) {
-		o.caps = caps ? caps : (const char *const[]){ NULL };
+		o.caps = caps ? caps : no_caps;
 		o.ncaps = ncaps;
 	}
 	diag_ctx d;
