@@ -29,24 +29,29 @@ for m in /proc /sys /sys/kernel/security /sys/fs/cgroup /sys/fs/cgroup/unified \
 	awk -v m="$m" '$2 == m { f = 1 } END { exit !f }' /proc/mounts || echo "not mounted: $m"
 done
 echo "net=$(ls /sys/class/net | tr '\n' ' ')"
+echo "controllers=$(cat /sys/fs/cgroup/unified/cgroup.subtree_control)"
 id -u
 exit 7
 G
 cd "$SRC/tests" || fail "cd"
+nl='
+'
 $RUN --share "$t/out" --env "OUT=$t/out" --env "FOO=a b'c\$d" -- \
-	sh "$t/out/guest.sh" "x y" "it's" '$HOME' '' >"$t/stdout" 2>"$t/stderr"
+	sh "$t/out/guest.sh" "x y" "it's" '$HOME' '' "t$nl" >"$t/stdout" 2>"$t/stderr"
 rc=$?
 cat "$t/stdout" "$t/stderr"
 [ $rc = 7 ] || fail "exit status $rc, want 7"
 cat >"$t/want" <<W
 $SRC/tests
 FOO=a b'c\$d
-[x y][it's][\$HOME][]
+[x y][it's][\$HOME][][t
+]
 HOME=/root
 path-sbin
 tmp-writable
 root-readonly
 net=lo 
+controllers=cpu io memory pids
 0
 W
 diff "$t/want" "$t/stdout" || fail "stdout differs from the above"

@@ -27,6 +27,7 @@ finish() {
 	sync
 	echo b >/proc/sysrq-trigger
 	sleep 10
+	exit 1 # no sysrq: PID 1 exits, the kernel panics, panic=-1 reboots
 }
 
 setup_error() {
@@ -58,6 +59,9 @@ mount_kernel_fs() {
 	mkdir -p /sys/fs/cgroup/unified
 	need cgroup2 /sys/fs/cgroup/unified nsdelegate
 	need bpf /sys/fs/bpf mode=0700
+	# Controllers for child cgroups, as a systemd host would have them.
+	echo "+cpu +memory +pids +io" >/sys/fs/cgroup/cgroup.subtree_control 2>>"$CTL/stage2.log" ||
+		echo "warning: cannot enable cgroup controllers" >>"$CTL/stage2.log"
 	want tracefs /sys/kernel/tracing
 	want debugfs /sys/kernel/debug
 	mkdir -p /dev/pts /dev/shm

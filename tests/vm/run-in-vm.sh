@@ -22,15 +22,16 @@
 #   "run-in-vm:" message on stderr; 124 means --timeout expired while CMD ran.
 # Inside: proc, sysfs, securityfs, cgroup2 at /sys/fs/cgroup and
 #   /sys/fs/cgroup/unified, bpffs, tracefs, debugfs, devtmpfs, devpts;
-#   tmpfs at /tmp /run /var/tmp /root /dev/shm /var/cache/apparmor; the guest
-#   kernel's modules at /lib/modules/$(uname -r); lo up; hostname polc-vm.
+#   tmpfs at /tmp /run /var/tmp /root /dev/shm /var/cache/apparmor; modprobe
+#   uses the guest kernel's own modules; lo up; hostname polc-vm.  See
+#   docs/lab.md.
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 REPO=$(cd "$HERE/../.." && pwd)
 me=run-in-vm
 
 usage() {
-	sed -n '2,17s/^# \{0,1\}//p' "$0" >&2
+	sed -n '2,/^[^#]/s/^# \{0,1\}//p' "$0" >&2
 	exit 125
 }
 lab_fail() { echo "$me: $*" >&2; exit 125; }
@@ -41,8 +42,12 @@ cleanup() { [ -z "$CTL" ] || rm -rf "$CTL"; }
 trap cleanup EXIT
 trap 'exit 125' INT TERM HUP
 
-# Shell-quote $1 with single quotes, so any byte survives.
-q() { printf "'%s'" "$(printf '%s' "$1" | sed "s/'/'\\\\''/g")"; }
+# Shell-quote $1 with single quotes, so any byte survives (the x keeps
+# trailing newlines from $(...)).
+q() {
+	v=$(printf '%sx' "$1" | sed "s/'/'\\\\''/g")
+	printf "'%s'" "${v%x}"
+}
 
 CTL=$(mktemp -d "${TMPDIR:-/tmp}/polc-vm.XXXXXX") || lab_fail "mktemp failed"
 : >"$CTL/env"; : >"$CTL/shares"
@@ -61,7 +66,8 @@ while [ $# -gt 0 ]; do
 		NSHARE=$((NSHARE + 1)); shift 2 ;;
 	--env)
 		[ $# -ge 2 ] || usage
-		case "$2" in [A-Za-z_]*=*) ;; *) lab_fail "--env $2: want NAME=VALUE" ;; esac
+		case "$2" in *=*) ;; *) lab_fail "--env $2: want NAME=VALUE" ;; esac
+		case "${2%%=*}" in ""|[0-9]*|*[!A-Za-z0-9_]*) lab_fail "--env $2: bad name" ;; esac
 		echo "export ${2%%=*}=$(q "${2#*=}")" >>"$CTL/env"; shift 2 ;;
 	--) shift; break ;;
 	-h|--help) usage ;;
