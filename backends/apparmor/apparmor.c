@@ -414,7 +414,10 @@ static void emit_caps(const ir_policy *p, buf *out)
 	for (size_t i = 0; i < p->dom[IR_CAPABILITY].n; i++) {
 		const ir_stmt *s = &p->dom[IR_CAPABILITY].v[i];
 		buf_printf(out, "  %scapability", prefix(verdict_of(p, s)));
-		for (int c = 0; c < 64; c++)
+		/* every capability this build knows: the bare rule, which also
+		 * covers ones newer than the table */
+		uint64_t all = cap_last() >= 63 ? ~0ull : (1ull << (cap_last() + 1)) - 1;
+		for (int c = 0; c < 64 && (s->u.cap.caps & all) != all; c++)
 			if ((s->u.cap.caps >> c & 1) && cap_name(c))
 				buf_printf(out, " %s", cap_name(c));
 		buf_puts(out, ",");

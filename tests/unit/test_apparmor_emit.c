@@ -227,6 +227,7 @@ static void test_caps_mount_ptrace_signal(void **st)
 {
 	built *c = build("deny capability sys_admin, sys_module;\n"
 			 "audit capability net_raw;\n"
+			 "deny capability all;\n"
 			 "deny mount fstype proc, sysfs on \"/proc/**\";\n"
 			 "deny mount on \"/mnt\";\n"
 			 "deny umount;\n"
@@ -237,6 +238,7 @@ static void test_caps_mount_ptrace_signal(void **st)
 	assert_int_equal(c->rc, 0);
 	HAS(c, "  deny capability sys_module sys_admin,");
 	HAS(c, "  audit capability net_raw,");
+	HAS(c, "  deny capability,");
 	HAS(c, "  deny mount fstype=(proc,sysfs) -> \"/proc/**\",");
 	HAS(c, "  deny mount -> \"/mnt{,/}\",");
 	HAS(c, "  deny umount,");

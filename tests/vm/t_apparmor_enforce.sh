@@ -7,6 +7,7 @@
 #   deny capability   -> chown as root fails with EPERM
 #   deny exec         -> sh cannot run id (EACCES), but still runs echo
 #   deny mount        -> mount -t tmpfs fails with EACCES
+#   deny mount/umount on DIR -> only that mount point is refused
 #   deny network inet -> an inet socket cannot be created, inet6 can
 #   deny ptrace read  -> /proc/1/environ unreadable
 #   deny signal       -> kill -CONT 1 (unconfined init) refused, to itself not
@@ -60,6 +61,15 @@ pol deny_mount "deny mount;"
 # util-linux retries a refused mount read-only; strace shows the errno
 expect_fail "deny mount" "= -1 EACCES" deny_mount sh -c "strace -qq -e trace=mount mount -t tmpfs none $L/m && umount $L/m"
 
+pol deny_mount_on "deny mount on \"$L/m\";
+deny umount on \"$L/u\";"
+mkdir -p $L/m2 $L/u
+expect_fail "deny mount on a directory" "= -1 EACCES" deny_mount_on sh -c "strace -qq -e trace=mount mount -t tmpfs none $L/m && umount $L/m"
+expect_ok "mount elsewhere still allowed" deny_mount_on sh -c "mount -t tmpfs none $L/m2 && umount $L/m2"
+mount -t tmpfs none $L/u
+expect_fail "deny umount on a directory" "= -1 EACCES" deny_mount_on sh -c "strace -qq -e trace=umount2 umount $L/u && mount -t tmpfs none $L/u"
+umount $L/u
+
 pol deny_inet "deny network inet;"
 expect_fail "deny network inet" "Permission denied" deny_inet perl -e 'use Socket; socket(my $s, PF_INET, SOCK_STREAM, 0) or die "socket: $!\n"'
 expect_ok "inet6 still allowed" deny_inet perl -e 'use Socket; socket(my $s, PF_INET6, SOCK_STREAM, 0) or die "socket: $!\n"'
@@ -85,7 +95,7 @@ expect_ok "mode audit: the deny only logs" audit_mode cat $L/secret
 [ $fails = 0 ] && echo "all AppArmor lab cases passed"
 exit $fails
 GUEST
-$RUN --timeout 240 -- sh "$dir/guest.sh" "$POLC" > "$dir/out" 2>&1
+$RUN --timeout 540 -- sh "$dir/guest.sh" "$POLC" > "$dir/out" 2>&1
 rc=$?; cat "$dir/out"
 [ $rc = 0 ] || { echo "FAIL: lab run exit $rc"; exit 1; }
 grep -q '^all AppArmor lab cases passed$' "$dir/out" || { echo "FAIL: not all cases ran"; exit 1; }
