@@ -38,6 +38,35 @@ static irdiff_side side_of(ir_decision d, const ir_policy *p)
 	return s;
 }
 
+static bool same_side(const irdiff_side *x, const irdiff_side *y)
+{
+	return x->verdict == y->verdict && x->err == y->err && x->is_default == y->is_default &&
+	       x->at.file == y->at.file && x->at.line == y->at.line && x->at.col == y->at.col;
+}
+
+/* "syscall read (i386)" joins "syscall read (x86_64)" when both sides were
+ * decided alike: one line "syscall read (x86_64, i386)". */
+static bool merge_arch(irdiff *out, const char *subject, const irdiff_side *o, const irdiff_side *n)
+{
+	const char *open = strrchr(subject, '(');
+	if (!open || open == subject)
+		return false;
+	size_t plen = (size_t)(open - subject);
+	for (size_t i = 0; i < out->n; i++) {
+		irdiff_item *it = &out->v[i];
+		const char *io = strrchr(it->subject, '(');
+		if (it->domain != IR_SYSCALL || !io || (size_t)(io - it->subject) != plen ||
+		    strncmp(it->subject, subject, plen) || !same_side(&it->old, o) || !same_side(&it->new_, n))
+			continue;
+		size_t l = strlen(it->subject);
+		char *m = xasprintf("%.*s, %s", (int)(l - 1), it->subject, open + 1);
+		free(it->subject);
+		it->subject = m;
+		return true;
+	}
+	return false;
+}
+
 static void add(differ *df, ir_domain dom, char *subject, irdiff_side o, irdiff_side n)
 {
 	irdiff *out = df->out;
@@ -46,6 +75,10 @@ static void add(differ *df, ir_domain dom, char *subject, irdiff_side o, irdiff_
 			free(subject);
 			return;
 		}
+	if (dom == IR_SYSCALL && merge_arch(out, subject, &o, &n)) {
+		free(subject);
+		return;
+	}
 	xgrow(&out->v, &out->cap, out->n + 1, sizeof *out->v);
 	irdiff_item *it = &out->v[out->n++];
 	it->kind = kind_of(o.verdict, o.err, n.verdict, n.err);
@@ -151,7 +184,7 @@ static void sys_probe(differ *df, ir_arch a, uint32_t nr)
 	collect(df->a, a, nr, vals, used);
 	collect(df->b, a, nr, vals, used);
 	for (int i = 0; i < 6; i++)     /* smallest differing sample first */
-		qsort(vals[i].v, vals[i].n, sizeof *vals[i].v, cmp_u64);
+		xqsort(vals[i].v, vals[i].n, sizeof *vals[i].v, cmp_u64);
 	size_t total = 1;
 	for (int i = 0; i < 6; i++)
 		total = total > 100000 ? total : total * vals[i].n;
