@@ -17,9 +17,9 @@ SAN       ?=
 
 WARN      := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wno-unused-parameter
 CFLAGS    ?= -O2 -g
-CFLAGS    += -std=c11 -D_GNU_SOURCE $(WARN) $(SAN) -I. -I$(BUILD) -I$(BUILD)/gen \
+override CFLAGS += -std=c11 -D_GNU_SOURCE $(WARN) $(SAN) -I. -I$(BUILD) -I$(BUILD)/gen \
              -DPOLC_VERSION='"$(VERSION)"'
-LDFLAGS   += $(SAN)
+override LDFLAGS += $(SAN)
 LDLIBS    += -lseccomp -lbpf -lelf -lz -lyaml -lapparmor -lcrypto
 
 # Every module's C files; *.bpf.c are kernel programs built by backends/bpf/bpf.mk.

@@ -878,7 +878,8 @@ static ir_policy *lower_top(compiler *c, const ast_block *b, bool is_rule)
 	lower_block(&L, b, is_rule ? p->name : NULL);
 	if (!is_rule)
 		warn_unreachable(c->d, p);
-	qsort(L.used, L.nused, sizeof *L.used, cmp_str);
+	if (L.nused)
+		xqsort(L.used, L.nused, sizeof *L.used, cmp_str);
 	p->rules_used = arena_alloc(p->arena, (L.nused + 1) * sizeof *p->rules_used);
 	for (size_t i = 0; i < L.nused; i++)
 		p->rules_used[i] = arena_strdup(p->arena, L.used[i]);
@@ -951,7 +952,8 @@ static int finish(compiler *c, ir_program *out, bool all_rules)
 		if (used)
 			add_rule_ir(c, out, *r);
 	}
-	qsort(out->rules, out->nrules, sizeof *out->rules, cmp_rule);
+	if (out->nrules)
+		xqsort(out->rules, out->nrules, sizeof *out->rules, cmp_rule);
 	char hash[65];
 	hash_sources(c->d, hash);
 	for (size_t i = 0; i < out->npolicies; i++)

@@ -210,7 +210,7 @@ void diag_print(const diag_ctx *d, FILE *out, bool color)
 		diag_group x = { i, 1, file_index(d, d->v[i].loc.file), d->v[i].loc.line, d->v[i].loc.col };
 		g[ng++] = x;
 	}
-	qsort(g, ng, sizeof *g, cmp_group);
+	xqsort(g, ng, sizeof *g, cmp_group);
 	for (size_t k = 0; k < ng; k++)
 	for (size_t i = g[k].first; i < g[k].first + g[k].n; i++) {
 		char *s = diag_format(&d->v[i], true);

@@ -76,6 +76,12 @@ void xgrow(void *v, size_t *cap, size_t need, size_t size)
 	*cap = c;
 }
 
+void xqsort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *))
+{
+	if (n)
+		qsort(base, n, size, cmp);
+}
+
 void buf_init(buf *b)
 {
 	b->data = NULL;

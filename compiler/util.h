@@ -19,6 +19,10 @@ char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* qsort that accepts an empty array with a NULL base (qsort itself may
+ * not be passed NULL, even for zero elements). */
+void xqsort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *));
+
 /* Grow an array *v of *cap elements of `size` bytes to hold `need`. */
 void xgrow(void *v, size_t *cap, size_t need, size_t size);
 

@@ -35,7 +35,7 @@ static void ss_sort_uniq(strset *s)
 {
 	if (!s->n)
 		return;
-	qsort(s->v, s->n, sizeof *s->v, str_cmp);
+	xqsort(s->v, s->n, sizeof *s->v, str_cmp);
 	size_t k = 0;
 	for (size_t i = 0; i < s->n; i++) {
 		if (k && strcmp(s->v[k - 1], s->v[i]) == 0)
@@ -210,7 +210,7 @@ static void collapse_level(strset *s, unsigned T, bool deep)
 			ss_add(&groups, g);
 	}
 	if (groups.n)
-		qsort(groups.v, groups.n, sizeof *groups.v, str_cmp);
+		xqsort(groups.v, groups.n, sizeof *groups.v, str_cmp);
 	for (size_t i = 0; i < groups.n;) {
 		size_t j = i;
 		while (j < groups.n && !strcmp(groups.v[j], groups.v[i]))
@@ -323,7 +323,7 @@ static void gen_syscalls(const gen_ctx *c, tr_rec **v, size_t n, buf *out)
 		sel[nsel++] = v[i];
 	}
 	/* One list, sorted by name (records are sorted by arch, then name). */
-	qsort(sel, nsel, sizeof *sel, by_name);
+	xqsort(sel, nsel, sizeof *sel, by_name);
 	if (arches & ~1u) {
 		buf_puts(out, "  arch x86_64");
 		if (arches & (1u << IR_ARCH_I386)) buf_puts(out, ", i386");

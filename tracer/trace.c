@@ -171,7 +171,7 @@ tr_rec **trace_sorted(const trace *t, size_t *n)
 	for (size_t i = 0; i < t->cap; i++)
 		if (t->v[i])
 			v[k++] = t->v[i];
-	qsort(v, k, sizeof *v, rec_cmp);
+	xqsort(v, k, sizeof *v, rec_cmp);
 	*n = k;
 	return v;
 }

@@ -209,19 +209,23 @@ static void in_rehash(interner *in)
 /* Returns the id of w; *added tells whether it is new. */
 static uint32_t in_put(interner *in, const uint32_t *w, size_t n, bool *added)
 {
+	/* a pool that exists even for empty sets: no arithmetic on NULL */
+	if (!in->pool)
+		xgrow(&in->pool, &in->pcap, 1, sizeof *in->pool);
 	if ((in->n + 1) * 2 > in->tcap)
 		in_rehash(in);
 	size_t h = hash_words(w, n) & (in->tcap - 1);
 	for (; in->tab[h]; h = (h + 1) & (in->tcap - 1)) {
 		uint32_t id = in->tab[h] - 1;
-		if (in->len[id] == n && !memcmp(in->pool + in->off[id], w, n * 4)) {
+		if (in->len[id] == n && (!n || !memcmp(in->pool + in->off[id], w, n * 4))) {
 			if (added)
 				*added = false;
 			return id;
 		}
 	}
 	xgrow(&in->pool, &in->pcap, in->plen + n, sizeof *in->pool);
-	memcpy(in->pool + in->plen, w, n * 4);
+	if (n)
+		memcpy(in->pool + in->plen, w, n * 4);
 	xgrow(&in->off, &in->cap, in->n + 1, sizeof *in->off);
 	in->len = xrealloc(in->len, in->cap * sizeof *in->len);
 	in->off[in->n] = (uint32_t)in->plen;
@@ -373,7 +377,7 @@ static const char *determinize(nfa *a, const uint8_t cls[256], uint32_t ncls,
 	a->nset = 0;
 	for (uint32_t k = 0; k < a->ps->n; k++)
 		nfa_enter(a, k, 0, false);
-	qsort(a->set, a->nset, 4, cmp_u32);
+	xqsort(a->set, a->nset, 4, cmp_u32);
 	in_put(&sets, a->set, a->nset, NULL);
 	const char *err = NULL;
 	for (uint32_t s = 0; s < sets.n; s++) {
@@ -389,7 +393,7 @@ static const char *determinize(nfa *a, const uint8_t cls[256], uint32_t ncls,
 			a->nset = 0;
 			for (size_t i = 0; i < n; i++)
 				nfa_step(a, cur[i], rep[c]);
-			qsort(a->set, a->nset, 4, cmp_u32);
+			xqsort(a->set, a->nset, 4, cmp_u32);
 			r->trans[(size_t)s * ncls + c] = in_put(&sets, a->set, a->nset, NULL);
 		}
 	}

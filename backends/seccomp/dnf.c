@@ -188,7 +188,7 @@ static void reduce_general(unsigned arg, const struct scmp_arg_cmp *const *l, si
 	}
 	if (lo > hi)
 		goto empty;
-	qsort(ne, nne, sizeof *ne, cmp_u64);
+	xqsort(ne, nne, sizeof *ne, cmp_u64);
 	/* [lo, hi] minus the NE points, interval by interval. */
 	uint64_t cur = lo;
 	for (size_t i = 0; i < nne; i++) {

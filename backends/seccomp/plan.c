@@ -558,7 +558,7 @@ static size_t candidates(const ctx *c, ir_arch a, uint32_t **out)
 			v[n++] = (uint32_t)nr;
 		}
 	}
-	qsort(v, n, sizeof *v, cmp_u32);
+	xqsort(v, n, sizeof *v, cmp_u32);
 	size_t k = 0;
 	for (size_t i = 0; i < n; i++)
 		if (!k || v[k - 1] != v[i])

@@ -1,0 +1,23 @@
+#!/bin/sh
+# run-fuzz.sh TARGET... - run each libFuzzer target for $FUZZ_SECONDS with
+# its corpus; a crash is saved under tests/fuzz/crashes/ and fails the run
+# (add the input to tests/fuzz/corpus/TARGET/ once fixed: it becomes a test).
+set -u
+B=${FUZZ_BUILD:-build-fuzz}; S=${FUZZ_SECONDS:-60}
+mkdir -p tests/fuzz/crashes
+fail=0
+for t in "$@"; do
+	work=$B/fuzz/corpus-$t; mkdir -p "$work"
+	log=$B/fuzz/$t.log
+	"$B/fuzz/fuzz_$t" -max_total_time="$S" -max_len=65536 -timeout=30 -rss_limit_mb=2048 \
+		-artifact_prefix=tests/fuzz/crashes/$t- "$work" tests/fuzz/corpus/$t > "$log" 2>&1
+	rc=$?
+	execs=$(grep -oE 'stat::number_of_executed_units: *[0-9]+' "$log" | grep -oE '[0-9]+$')
+	[ -n "$execs" ] || execs=$(grep -oE '^#[0-9]+' "$log" | tail -n 1 | tr -d '#')
+	if [ $rc = 0 ]; then
+		echo "PASS fuzz_$t: ${execs:-?} executions in ${S}s, 0 crashes"
+	else
+		echo "FAIL fuzz_$t (exit $rc): see $log and tests/fuzz/crashes/"; tail -n 30 "$log"; fail=1
+	fi
+done
+exit $fail
