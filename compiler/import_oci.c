@@ -624,6 +624,35 @@ static void emit_entry(const target *t, const entry *e, size_t idx, buf *out)
 	free(gone.v);
 }
 
+static bool same_act(const act *a, const act *b)
+{
+	bool ka = a->kind == ACT_KILL || a->kind == ACT_KILL_THREAD;
+	bool kb = b->kind == ACT_KILL || b->kind == ACT_KILL_THREAD;
+	return (ka && kb) || (a->kind == b->kind && a->err == b->err);
+}
+
+/* Entries that name one syscall with different actions, one of them without
+ * conditions, overlap: polc lets the most restrictive win, which is not how
+ * libseccomp merges such rules. Say so where it happens. */
+static void warn_overlaps(reader *r, const target *t, const entry *e, size_t n)
+{
+	char why[160];
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = i + 1; j < n; j++) {
+			if (same_act(&e[i].a, &e[j].a) || (e[i].nc && e[j].nc) ||
+			    skip_reason(t, &e[i], why, sizeof why) || skip_reason(t, &e[j], why, sizeof why))
+				continue;
+			for (size_t k = 0; k < e[j].names.n; k++)
+				if (strv_has(&e[i].names, e[j].names.v[k])) {
+					src_loc l = { r->f, e[j].line, 1 };
+					diag_warn(r->d, l, "syscall '%s' is also in syscalls[%zu] (line %d) with "
+						  "another action; polc applies the more restrictive of the two",
+						  e[j].names.v[k], i, e[i].line);
+					break;
+				}
+		}
+}
+
 static char *policy_name(const char *path, const char *given)
 {
 	if (given)
@@ -704,6 +733,8 @@ static int emit(reader *r, target *t, const char *path, const import_opts *o, to
 	for (size_t i = 0; i < n; i++)
 		if (!read_entry(r, node(r, b[i]), &ents[i]))
 			rc = -1;
+	if (rc == 0)
+		warn_overlaps(r, t, ents, n);
 	char *name = policy_name(path, o->name);
 	if (!valid_name(name)) {
 		diag_error(r->d, src_loc_none(), "--name '%s' is not a polc name ([A-Za-z_][A-Za-z0-9_-]*)", name);

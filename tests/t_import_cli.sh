@@ -113,6 +113,12 @@ err "errnoRet 0" '{"defaultAction":"SCMP_ACT_ALLOW","syscalls":[{"names":["read"
 printf '{"defaultAction":"SCMP_ACT_ALLOW","sycalls":[]}\n' >"$T/w.json"
 "$POLC" import "$T/w.json" -o "$T/w.pol" 2>"$T/err" || fail "warning made it fail"
 grep -q "w.json:1:35: warning: unknown key 'sycalls' in profile ignored; did you mean 'syscalls'" "$T/err" || fail "no warning: $(cat "$T/err")"
+# overlapping entries with different actions: a warning at the later one
+printf '{"defaultAction":"SCMP_ACT_ERRNO","syscalls":[\n{"names":["read","write"],"action":"SCMP_ACT_ALLOW"},\n{"names":["write"],"action":"SCMP_ACT_ERRNO","errnoRet":5}]}\n' >"$T/ov.json"
+"$POLC" import "$T/ov.json" -o "$T/ov.pol" 2>"$T/err" || fail "overlap import"
+grep -q "ov.json:3:1: warning: syscall 'write' is also in syscalls\[0\] (line 2) with another action" "$T/err" || fail "no overlap warning: $(cat "$T/err")"
+"$POLC" import "$T/p.json" -o "$T/np.pol" 2>"$T/err"
+grep -q "another action" "$T/err" && fail "overlap warning without an overlap"
 "$POLC" import "$T/nope.json" 2>"$T/err"; [ $? = 3 ] || fail "missing file is not exit 3"
 "$POLC" import 2>"$T/err"; [ $? = 2 ] || fail "no file is not exit 2"
 echo ok
