@@ -2,7 +2,9 @@
  * "NAME ok" or "NAME errno N". For polc run --target seccomp tests.
  *   sc_probe getppid|getpid|dup1|uname|unshare-user ...
  */
+#ifndef _GNU_SOURCE
 #define _GNU_SOURCE
+#endif
 #include <errno.h>
 #include <sched.h>
 #include <stdio.h>
