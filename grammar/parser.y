@@ -353,6 +353,10 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, void *scanner, struct 
 			   "missing ';' after '%s'", lx->prev_text);
 		return 0;
 	}
+	if (tok == YYSYMBOL_YYEOF && expects_char(exp, n, "'}'")) {
+		diag_error(lx->d, lex_loc(lx, at), "unexpected end of file: missing '}' to close a rule or policy");
+		return 0;
+	}
 	buf b;
 	buf_init(&b);
 	if (tok == YYSYMBOL_YYEOF)
