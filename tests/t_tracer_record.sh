@@ -68,6 +68,25 @@ for tr in $tracers; do
 	has "$d/int.trace" 'exec "/usr/bin/sleep" ok 1'
 done
 
+# --cgroup: watch an already running "service" and leave it running.
+if [ "$tracers" = "ptrace ebpf" ]; then
+	root=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/self/mounts)
+	cg=$root/polc-test.$$
+	mkdir "$cg" || fail "mkdir $cg"
+	sh -c "echo \$\$ > $cg/cgroup.procs; while :; do cat /etc/hostname >/dev/null; sleep 0.1; done" &
+	svc=$!
+	sleep 0.3
+	"$POLC" record --tracer ebpf --cgroup "$cg" --duration 1 -o "$T/cg.trace" || fail "--cgroup"
+	kill -0 $svc || fail "--cgroup must leave the service running"
+	kill $svc
+	for p in $(cat "$cg/cgroup.procs"); do kill $p 2>/dev/null; done
+	sleep 0.3
+	rmdir "$cg"
+	has "$T/cg.trace" 'meta exit "detached" 1'
+	has "$T/cg.trace" 'file "/etc/hostname" read ok'
+	has "$T/cg.trace" 'exec "/usr/bin/cat" ok'
+fi
+
 # Both tracers see the same file accesses for the same deterministic program.
 if [ "$tracers" = "ptrace ebpf" ]; then
 	for tr in ptrace ebpf; do

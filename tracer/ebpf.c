@@ -349,11 +349,16 @@ int record_ebpf(const record_opts *o, trace *out, char **err)
 	pid_t root = -1;
 	unsigned procs = 0;
 	prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+	/* Before the (slow) load, so that a SIGINT during it still ends the
+	 * run cleanly. */
+	tracer_signals_install();
 	if (setup_cgroup(&r, o, err) < 0) {
+		tracer_signals_restore();
 		teardown(&r);
 		return -1;
 	}
 	if (o->argv && (root = spawn(&r, o->argv, &syncw, err)) < 0) {
+		tracer_signals_restore();
 		teardown(&r);
 		return -1;
 	}
@@ -362,10 +367,10 @@ int record_ebpf(const record_opts *o, trace *out, char **err)
 			kill(root, SIGKILL);
 			waitpid(root, NULL, 0);
 		}
+		tracer_signals_restore();
 		teardown(&r);
 		return -1;
 	}
-	tracer_signals_install();
 	struct sigaction sa = { 0 };
 	sa.sa_handler = on_alarm;
 	sigaction(SIGALRM, &sa, NULL);
@@ -430,7 +435,9 @@ int record_ebpf(const record_opts *o, trace *out, char **err)
 	trace_meta(out, "command", cmd, 1);
 	trace_meta(out, "tracer", "ebpf", 1);
 	char ex[64];
-	if (killed || !root_done)
+	if (!o->argv)
+		snprintf(ex, sizeof ex, "detached");   /* the service runs on */
+	else if (killed || !root_done)
 		snprintf(ex, sizeof ex, "killed");
 	else if (WIFEXITED(root_status))
 		snprintf(ex, sizeof ex, "status %d", WEXITSTATUS(root_status));
