@@ -113,13 +113,16 @@ static char *random_policy(void)
 		int nc = (int)(rnd() % 3);
 		for (int c = 0; c < nc; c++) {
 			int arg = arch == 2 ? 0 : (int)(rnd() % 3);
-			if (rnd() % 4 == 0)
-				n += (size_t)sprintf(s + n, "%s arg%d & 0x%llx == 0x%llx", c ? " &&" : " if", arg,
-						     (unsigned long long)rvals[rnd() % 13] | 1,
-						     (unsigned long long)(rnd() % 2));
+			/* one rnd() per statement: argument evaluation order is
+			 * unspecified, and the policies must not depend on the compiler */
+			bool masked = rnd() % 4 == 0;
+			unsigned long long m = rvals[rnd() % 13] | 1, bit = rnd() % 2;
+			const char *op = rops[rnd() % 6];
+			unsigned long long val = rvals[rnd() % 13];
+			if (masked)
+				n += (size_t)sprintf(s + n, "%s arg%d & 0x%llx == 0x%llx", c ? " &&" : " if", arg, m, bit);
 			else
-				n += (size_t)sprintf(s + n, "%s arg%d %s 0x%llx", c ? " &&" : " if", arg,
-						     rops[rnd() % 6], (unsigned long long)rvals[rnd() % 13]);
+				n += (size_t)sprintf(s + n, "%s arg%d %s 0x%llx", c ? " &&" : " if", arg, op, val);
 		}
 		n += (size_t)sprintf(s + n, "; ");
 	}
