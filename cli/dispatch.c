@@ -35,8 +35,12 @@ static const command commands[] = {
 	  "prove each output has the policy's effect" },
 	{ "bench", cmd_bench, "polc bench [--quick] [--vm] [-o REPORT.md] [--json F] [--chart F]",
 	  "measure the enforcers' cost" },
-	{ "diff", cmd_diff, "polc diff OLD NEW [--json]", "compare two policies by meaning" },
-	{ "import", cmd_import, "polc import FILE.json -o FILE.pol", "import an OCI/Docker seccomp profile" },
+	{ "diff", cmd_diff, "polc diff OLD NEW [--policy NAME] [--json] [-I DIR]\n"
+	  "       polc diff --against COMMITTED NEW   (fails only when NEW allows more)",
+	  "compare two policies by meaning" },
+	{ "import", cmd_import, "polc import FILE.json [-o FILE.pol] [--name N] [--caps LIST]\n"
+	  "           [--arch x86_64[,i386,x32]] [--kernel X.Y]",
+	  "import an OCI/Docker seccomp profile as polc source" },
 };
 #define NCOMMANDS (sizeof commands / sizeof *commands)
 

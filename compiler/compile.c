@@ -310,6 +310,11 @@ static void lower_syscall(lowering *L, const ast_stmt *st, ir_action act, const 
 			}
 		}
 	}
+	/* names absent on one of the policy's arches: one note per arch */
+	buf missing[IR_NARCH];
+	size_t nmissing[IR_NARCH] = { 0 };
+	for (int a = 0; a < IR_NARCH; a++)
+		buf_init(&missing[a]);
 	for (size_t i = 0; i < st->names.n; i++) {
 		const ast_word *w = &st->names.v[i];
 		int nr[IR_NARCH];
@@ -333,9 +338,10 @@ static void lower_syscall(lowering *L, const ast_stmt *st, ir_action act, const 
 			continue;
 		}
 		for (int a = 0; a < IR_NARCH; a++)
-			if ((L->p->arches & IR_ARCH_BIT(a)) && nr[a] < 0)
-				diag_note(d, w->loc, "syscall '%s' does not exist on %s; skipped there",
-					  w->s, ir_arch_name((ir_arch)a));
+			if ((L->p->arches & IR_ARCH_BIT(a)) && nr[a] < 0) {
+				if (nmissing[a]++ < 6)
+					buf_printf(&missing[a], "%s'%s'", nmissing[a] > 1 ? ", " : "", w->s);
+			}
 		if (!ok)
 			continue;
 		ir_stmt *s = new_stmt(L, IR_SYSCALL, act, st->loc, rule);
@@ -344,6 +350,15 @@ static void lower_syscall(lowering *L, const ast_stmt *st, ir_action act, const 
 		s->u.sys.arg32 = sys_arg32(w->s);
 		s->u.sys.conds = conds;
 		s->u.sys.ncond = st->ncond;
+	}
+	for (int a = 0; a < IR_NARCH; a++) {
+		char more[32] = "";
+		if (nmissing[a] > 6)
+			snprintf(more, sizeof more, " and %zu more", nmissing[a] - 6);
+		if (nmissing[a])
+			diag_note(d, st->loc, "%s%s %s not exist on %s; skipped there", buf_cstr(&missing[a]),
+				  more, nmissing[a] == 1 ? "does" : "do", ir_arch_name((ir_arch)a));
+		buf_free(&missing[a]);
 	}
 }
 
