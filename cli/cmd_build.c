@@ -127,9 +127,9 @@ int cmd_check(int argc, char **argv)
 		for (size_t i = 0; i < a.prog.npolicies; i++)
 			for (int d = 0; d < IR_NDOMAIN; d++)
 				nstmt += a.prog.policies[i]->dom[d].n;
-		fprintf(stderr, "polc: ok: %zu polic%s, %zu rule%s, %zu statements\n",
+		fprintf(stderr, "polc: ok: %zu polic%s, %zu rule%s, %zu statement%s\n",
 			a.prog.npolicies, a.prog.npolicies == 1 ? "y" : "ies",
-			a.prog.nrules, a.prog.nrules == 1 ? "" : "s", nstmt);
+			a.prog.nrules, a.prog.nrules == 1 ? "" : "s", nstmt, nstmt == 1 ? "" : "s");
 	}
 	cli_done(&a);
 	return r;
