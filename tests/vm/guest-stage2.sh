@@ -108,8 +108,8 @@ mount_shares() {
 . "$CTL/config"
 mount_kernel_fs
 mount_scratch
+mount_shares      # before the modules: the VM cache may sit in a shared checkout
 mount_modules
-mount_shares
 ip link set lo up 2>>"$CTL/stage2.log"
 hostname polc-vm 2>/dev/null
 [ -d "$VM_CWD" ] || setup_error "working directory $VM_CWD is not visible in the guest (under the guest's tmpfs /tmp? pass it with --share)"

@@ -51,19 +51,26 @@ q() {
 
 CTL=$(mktemp -d "${TMPDIR:-/tmp}/polc-vm.XXXXXX") || lab_fail "mktemp failed"
 : >"$CTL/env"; : >"$CTL/shares"
+add_share() { # HOSTDIR: mount it read-write at the same path inside
+	[ -d "$1" ] || lab_fail "--share $1: not a directory"
+	d=$(cd "$1" && pwd -P)
+	# qemu's option syntax: no commas; SHARES is a word list: no blanks.
+	case "$d" in *[,[:space:]]*) lab_fail "--share $d: commas and blanks are not supported" ;; esac
+	SHARES="$SHARES -virtfs local,path=$d,mount_tag=share$NSHARE,security_model=none"
+	echo "share$NSHARE $d" >>"$CTL/shares"
+	NSHARE=$((NSHARE + 1))
+}
+# A checkout under /tmp (CI may clone anywhere) would be hidden by the
+# guest's tmpfs /tmp: share it first, so later --share dirs inside it stay
+# visible on top of it.
+case "$(cd "$REPO" && pwd -P)" in /tmp/*) add_share "$REPO" ;; esac
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--timeout) [ $# -ge 2 ] || usage; TIMEOUT=$2; shift 2 ;;
 	--mem) [ $# -ge 2 ] || usage; MEM=$2; shift 2 ;;
 	--share)
 		[ $# -ge 2 ] || usage
-		[ -d "$2" ] || lab_fail "--share $2: not a directory"
-		d=$(cd "$2" && pwd -P)
-		# qemu's option syntax: no commas; SHARES is a word list: no blanks.
-		case "$d" in *[,[:space:]]*) lab_fail "--share $d: commas and blanks are not supported" ;; esac
-		SHARES="$SHARES -virtfs local,path=$d,mount_tag=share$NSHARE,security_model=none"
-		echo "share$NSHARE $d" >>"$CTL/shares"
-		NSHARE=$((NSHARE + 1)); shift 2 ;;
+		add_share "$2"; shift 2 ;;
 	--env)
 		[ $# -ge 2 ] || usage
 		case "$2" in *=*) ;; *) lab_fail "--env $2: want NAME=VALUE" ;; esac
