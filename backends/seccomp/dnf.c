@@ -306,7 +306,7 @@ static bool conj_within(const sc_conj *a, const sc_conj *b)
 
 /* Drop conjunctions contained in another one (duplicates included): the
  * union stays the same, the rule count shrinks. */
-static void prune(sc_dnf *f)
+void sc_dnf_prune(sc_dnf *f)
 {
 	bool *dead = xcalloc(f->n, sizeof *dead);
 	for (size_t i = 0; i < f->n; i++)
@@ -340,11 +340,11 @@ int sc_dnf_and(sc_dnf *f, const sc_dnf *g)
 			conj_free(&tmp);
 		}
 		if (r.n > 64)
-			prune(&r);
+			sc_dnf_prune(&r);
 		if (r.n > SC_MAX_CONJ)
 			rc = -1;
 	}
-	prune(&r);
+	sc_dnf_prune(&r);
 	sc_dnf_free(f);
 	*f = r;
 	return rc;

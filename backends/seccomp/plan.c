@@ -270,7 +270,11 @@ static void part_add(part *pt, ir_action act, sc_dnf *dnf)
 	}
 	for (size_t i = 0; i < pt->n; i++) {
 		if (act_eq(pt->v[i].act, act)) {
+			/* libseccomp merges overlapping rules of one action wrongly
+			 * (a range rule and a narrower one inside it lose the
+			 * wider): never hand it a rule another one contains */
 			sc_dnf_or(&pt->v[i].dnf, dnf);
+			sc_dnf_prune(&pt->v[i].dnf);
 			sc_dnf_free(dnf);
 			return;
 		}
@@ -396,6 +400,77 @@ static int fail_big(const ctx *c, src_loc loc, const char *name)
 	return -1;
 }
 
+static bool ordering(ir_cmp op)
+{
+	return op == IR_CMP_LT || op == IR_CMP_LE || op == IR_CMP_GT || op == IR_CMP_GE;
+}
+
+/* The values of argument `arg` a statement's ==, <, <=, >, >= conditions
+ * leave (!= and masked conditions are not narrowed: [0, max]). */
+static void arg_interval(const ir_syscall *sy, int arg, uint64_t *lo, uint64_t *hi)
+{
+	*lo = 0;
+	*hi = UINT64_MAX;
+	for (size_t i = 0; i < sy->ncond; i++) {
+		const ir_arg_cond *k = &sy->conds[i];
+		uint64_t v = k->value, l = 0, h = UINT64_MAX;
+		if (k->arg != arg)
+			continue;
+		switch (k->op) {
+		case IR_CMP_EQ: l = h = v; break;
+		case IR_CMP_LT: if (!v) { *lo = 1; *hi = 0; return; } h = v - 1; break;
+		case IR_CMP_LE: h = v; break;
+		case IR_CMP_GT: if (v == UINT64_MAX) { *lo = 1; *hi = 0; return; } l = v + 1; break;
+		case IR_CMP_GE: l = v; break;
+		default: break;
+		}
+		if (l > *lo)
+			*lo = l;
+		if (h < *hi)
+			*hi = h;
+	}
+}
+
+/* No call can match both: on some argument their ranges do not meet. */
+static bool provably_disjoint(const ir_syscall *x, const ir_syscall *y)
+{
+	for (int arg = 0; arg < 6; arg++) {
+		uint64_t xl, xh, yl, yh;
+		arg_interval(x, arg, &xl, &xh);
+		arg_interval(y, arg, &yl, &yh);
+		if (xl > xh || yl > yh || xh < yl || yh < xl)
+			return true;
+	}
+	return false;
+}
+
+/* libseccomp 2.5 merges two overlapping rules of one action on one syscall
+ * wrongly when they compare the same argument and one of them with <, <=,
+ * > or >= (a value the wider rule covers can fall through to the default;
+ * found by the exhaustive test). Refuse such a pair rather than emit a
+ * filter that could allow or deny the wrong calls; disjoint ranges (as in
+ * Docker's socket rules) are fine. The comparison values are taken as
+ * written: 32-bit arguments compare the same lower halves on both sides. */
+static int same_action_ranges(const ctx *c, const ir_stmt *x, const ir_stmt *y, const char *name)
+{
+	const ir_syscall *sx = &x->u.sys, *sy = &y->u.sys;
+	if (!sx->ncond || !sy->ncond ||
+	    !act_eq(ir_effective(c->p, x->action), ir_effective(c->p, y->action)) ||
+	    provably_disjoint(sx, sy))
+		return 0;
+	for (size_t i = 0; i < sx->ncond; i++)
+		for (size_t j = 0; j < sy->ncond; j++)
+			if (sx->conds[i].arg == sy->conds[j].arg &&
+			    (ordering(sx->conds[i].op) || ordering(sy->conds[j].op))) {
+				diag_error(c->d, y->loc, "seccomp: libseccomp 2.5 cannot merge two "
+					   "conditions of one action on arg%d of %s when one is a range "
+					   "comparison; write them as one statement", sy->conds[j].arg, name);
+				diag_note(c->d, x->loc, "the other statement");
+				return -1;
+			}
+	return 0;
+}
+
 /* Partition of the syscall domain for (a, nr). */
 static int sys_part(const ctx *c, ir_arch a, uint32_t nr, const char *name, part *out)
 {
@@ -415,6 +490,13 @@ static int sys_part(const ctx *c, ir_arch a, uint32_t nr, const char *name, part
 					   name);
 				rc = -1;
 			}
+		if (rc)
+			break;
+		for (size_t k = 0; k < i && !rc; k++) {
+			const ir_stmt *prev = &sl->v[k];
+			if (prev->u.sys.nr[a] >= 0 && (uint32_t)prev->u.sys.nr[a] == nr)
+				rc = same_action_ranges(c, prev, st, name);
+		}
 		if (rc)
 			break;
 		cconj one = { sy->conds, sy->ncond };

@@ -87,6 +87,8 @@ int sc_dnf_and_cond(sc_dnf *f, const ir_arg_cond *c, bool wide32, bool neg);
 /* f := f AND g. */
 int sc_dnf_and(sc_dnf *f, const sc_dnf *g);
 void sc_dnf_or(sc_dnf *f, const sc_dnf *g);
+/* Drop conjunctions contained in another one: same union, fewer rules. */
+void sc_dnf_prune(sc_dnf *f);
 void sc_dnf_copy(sc_dnf *dst, const sc_dnf *src);
 bool sc_conj_holds(const sc_conj *c, const uint64_t args[6]);
 

@@ -255,6 +255,7 @@ static void check_one(const ir_policy *p, const struct sock_filter *prog, size_t
 /* Check text's filter against text's oracle, or (wrong != NULL) wrong's
  * filter against text's oracle: the self-check that mismatches are seen. */
 static void check_policy2(const char *text, const char *wrong, tally *t);
+static int refused_merge;   /* policies the backend refused (see check_policy2) */
 static void check_policy(const char *text, tally *t)
 {
 	check_policy2(text, NULL, t);
@@ -287,6 +288,21 @@ static void check_policy2(const char *text, const char *wrong, tally *t)
 	ir_program wprog;
 	const ir_policy *fp = wrong ? compile1(wrong, &d, &wprog) : p;
 	if (sc_build_bpf(fp, false, &d, &b)) {
+		/* The one refusal a valid policy may meet (plan.c,
+		 * same_action_ranges): the backend declines rather than emit a
+		 * filter libseccomp would get wrong. Counted, printed, and the
+		 * test demands it stays rare. */
+		bool merge = false;
+		for (size_t i = 0; i < d.n; i++)
+			merge |= strstr(d.v[i].msg, "cannot merge") != NULL;
+		if (merge && !wrong) {
+			refused_merge++;
+			printf("refused (libseccomp merge limit): %s\n", text);
+			buf_free(&b);
+			ir_program_free(&prog);
+			diag_free(&d);
+			return;
+		}
 		diag_print(&d, stderr, false);
 		fail_msg("seccomp build failed: %s", text);
 	}
@@ -355,10 +371,11 @@ static void test_exhaustive(void **state)
 		check_policy(s, &t);
 		free(s);
 	}
-	printf("seccomp exhaustive: %zu policies, %llu decisions checked, %llu mismatches, "
-	       "%llu argument loads on unconditional allows\n", npol, t.checked,
-	       t.mismatches, t.cache_bad);
+	printf("seccomp exhaustive: %zu policies (%d refused by the merge check), %llu decisions "
+	       "checked, %llu mismatches, %llu argument loads on unconditional allows\n", npol,
+	       refused_merge, t.checked, t.mismatches, t.cache_bad);
 	assert_true(npol >= 40);
+	assert_true(npol - (size_t)refused_merge >= 70);
 	assert_int_equal(t.mismatches, 0);
 	assert_int_equal(t.cache_bad, 0);
 }
