@@ -4,7 +4,7 @@
  * (ir_decide) about concrete events: the /proc and /sys exceptions of
  * runtime-default, masked mode bits of the chmod rules, exact literal paths,
  * user-namespace clone flags, the preset defaults. A wrong glob or a wrong
- * constant in rules/*.pol fails here, whatever the backends do.
+ * constant in a rules/ file fails here, whatever the backends do.
  */
 #include <stdarg.h>
 #include <stddef.h>
