@@ -487,6 +487,8 @@ static int parse_record(rd_ctx *c, trace *t, const char *line)
 			free(tok[i]);
 		return -1;
 	}
+	if (n == 0)		/* blank but for spaces and tabs */
+		return 0;
 	int rc = -1, k;
 	for (k = 0; k < TR_NKIND; k++)
 		if (strcmp(tok[0], kind_names[k]) == 0)

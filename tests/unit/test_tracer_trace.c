@@ -110,6 +110,21 @@ static void test_errors(void **st)
 	expect_error("polc-trace 1\nsyscall x86_64 read 99999999999999999999999\n", "bad count");
 }
 
+/* Lines of spaces and tabs are blank (a fuzzer found them read as a record
+ * with no fields). */
+static void test_blank_lines(void **st)
+{
+	(void)st;
+	static const char text[] = "polc-trace 1\n \n\t\nsyscall x86_64 read 2\n  \t ";
+	trace t;
+	trace_init(&t);
+	char *err = NULL;
+	assert_int_equal(trace_parse(&t, "f.trace", text, sizeof text - 1, &err), 0);
+	assert_null(err);
+	assert_int_equal(trace_total(&t, TR_SYSCALL, NULL), 2);
+	trace_free(&t);
+}
+
 static void test_generalize(void **st)
 {
 	(void)st;
@@ -178,6 +193,7 @@ int main(void)
 		cmocka_unit_test(test_roundtrip),
 		cmocka_unit_test(test_merge),
 		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_blank_lines),
 		cmocka_unit_test(test_generalize),
 		cmocka_unit_test(test_gen),
 	};
