@@ -1,6 +1,7 @@
 #!/bin/sh
 # Run every test: the cmocka unit binaries in $BUILD/tests/, then each
-# tests/t_*.sh script (given POLC, BUILD and SRC in the environment).
+# tests/t_*.sh script, then the kernel lab's tests/vm/t_*.sh where qemu runs
+# (given POLC, BUILD and SRC in the environment).
 # TESTS="pattern" runs only matching tests; SKIP_TESTS="p1 p2" skips. Prints one line per test and
 # closes with "N passed, N failed".
 BUILD=${BUILD:-build}
@@ -29,6 +30,14 @@ done
 for t in "$SRC"/tests/t_*.sh; do
 	[ -f "$t" ] && run "$(basename "$t" .sh)" sh "$t"
 done
+# Real enforcement in the kernel lab (AppArmor, BPF LSM): part of every run
+# where qemu can start; t_vm_smoke above says SKIP where it cannot.
+if qemu-system-x86_64 -version >/dev/null 2>&1; then
+	mkdir -p "$log/vm"
+	for t in "$SRC"/tests/vm/t_*.sh; do
+		[ -f "$t" ] && run "vm/$(basename "$t" .sh)" sh "$t"
+	done
+fi
 [ -n "$failed" ] && echo "failed:$failed"
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -3,13 +3,15 @@
 # its corpus; a crash is saved under tests/fuzz/crashes/ and fails the run
 # (add the input to tests/fuzz/corpus/TARGET/ once fixed: it becomes a test).
 set -u
-B=${FUZZ_BUILD:-build-fuzz}; S=${FUZZ_SECONDS:-60}
+# FUZZ_SEED: libFuzzer's -seed (CI's default 1 makes a run repeatable; 0 =
+# a new random seed each run, for long local hunts).
+B=${FUZZ_BUILD:-build-fuzz}; S=${FUZZ_SECONDS:-60}; SEED=${FUZZ_SEED:-1}
 mkdir -p tests/fuzz/crashes
 fail=0
 for t in "$@"; do
 	work=$B/fuzz/corpus-$t; mkdir -p "$work"
 	log=$B/fuzz/$t.log
-	"$B/fuzz/fuzz_$t" -max_total_time="$S" -max_len=65536 -timeout=30 -rss_limit_mb=2048 \
+	"$B/fuzz/fuzz_$t" -max_total_time="$S" -seed="$SEED" -max_len=65536 -timeout=30 -rss_limit_mb=2048 \
 		-artifact_prefix=tests/fuzz/crashes/$t- "$work" tests/fuzz/corpus/$t > "$log" 2>&1
 	rc=$?
 	execs=$(grep -oE 'stat::number_of_executed_units: *[0-9]+' "$log" | grep -oE '[0-9]+$')
