@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <libgen.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -844,26 +845,89 @@ static bool covers(const ir_stmt *t, const ir_stmt *s)
 	}
 }
 
+/* Statements with different keys never cover each other (see covers()):
+ * NULL for a domain where covers() is always false. */
+static const char *cover_key(const ir_stmt *s)
+{
+	switch (s->domain) {
+	case IR_SYSCALL: return s->u.sys.name;
+	case IR_FILE:
+	case IR_EXEC: return s->u.file.glob;
+	case IR_CAPABILITY: return "";
+	default: return NULL;
+	}
+}
+
+static int by_key(const void *a, const void *b, void *base)
+{
+	const ir_stmt *v = base;
+	size_t i = *(const size_t *)a, j = *(const size_t *)b;
+	int c = strcmp(cover_key(&v[i]), cover_key(&v[j]));
+	return c ? c : (i > j) - (i < j);
+}
+
+static bool shadows(const ir_stmt *t, size_t j, const ir_stmt *s, size_t i)
+{
+	if (!covers(t, s))
+		return false;
+	bool wins = t->action.verdict > s->action.verdict ||
+		    (t->action.verdict == s->action.verdict && j < i);
+	return wins && !(s->rule && t->rule) &&
+	       !(t->action.verdict == s->action.verdict && t->action.err == s->action.err &&
+		 (s->rule || t->rule));
+}
+
+/* Pairs compared per domain at most: a 10 MB policy of one capability
+ * statement repeated must not take minutes for a warning. */
+#define UNREACHABLE_BUDGET 20000000ull
+
+/* Only statements of one key are compared (sorted into groups), so a
+ * policy of many distinct paths or syscalls is checked in n log n, not n^2
+ * (a 10 MB policy took minutes). Warnings come in statement order, each
+ * naming the first statement in source order that decides it instead, as a
+ * plain pairwise scan would. */
+static void warn_unreachable_dom(diag_ctx *d, const ir_policy *p, const ir_stmt_list *l)
+{
+	if (l->n < 2 || !cover_key(&l->v[0]))
+		return;
+	size_t *idx = xmalloc(l->n * sizeof *idx), *by = xmalloc(l->n * sizeof *by);
+	for (size_t i = 0; i < l->n; i++) {
+		idx[i] = i;
+		by[i] = SIZE_MAX;
+	}
+	qsort_r(idx, l->n, sizeof *idx, by_key, l->v);
+	unsigned long long work = 0;
+	bool skipped = false;
+	for (size_t lo = 0, hi; lo < l->n && !skipped; lo = hi) {
+		for (hi = lo + 1; hi < l->n && !strcmp(cover_key(&l->v[idx[lo]]), cover_key(&l->v[idx[hi]])); hi++)
+			;
+		for (size_t a = lo; a < hi && !skipped; a++) {
+			size_t i = idx[a];
+			for (size_t b = lo; b < hi; b++)
+				if (idx[b] != i && shadows(&l->v[idx[b]], idx[b], &l->v[i], i)) {
+					by[i] = idx[b];
+					break;
+				}
+			work += hi - lo;
+			skipped = work > UNREACHABLE_BUDGET;
+		}
+	}
+	for (size_t i = 0; i < l->n && !skipped; i++)
+		if (by[i] != SIZE_MAX) {
+			diag_warn(d, l->v[i].loc, "statement is unreachable: every event it matches is decided by another statement");
+			diag_note(d, l->v[by[i]].loc, "decided here instead");
+		}
+	if (skipped)
+		diag_note(d, p->loc, "%zu %s statements: too many to check which are unreachable",
+			  l->n, ir_domain_name(l->v[0].domain));
+	free(idx);
+	free(by);
+}
+
 static void warn_unreachable(diag_ctx *d, const ir_policy *p)
 {
-	for (int dom = 0; dom < IR_NDOMAIN; dom++) {
-		const ir_stmt_list *l = &p->dom[dom];
-		for (size_t i = 0; i < l->n; i++)
-			for (size_t j = 0; j < l->n; j++) {
-				const ir_stmt *s = &l->v[i], *t = &l->v[j];
-				if (i == j || !covers(t, s))
-					continue;
-				bool wins = t->action.verdict > s->action.verdict ||
-					    (t->action.verdict == s->action.verdict && j < i);
-				if (!wins || (s->rule && t->rule) ||
-				    (t->action.verdict == s->action.verdict && t->action.err == s->action.err &&
-				     (s->rule || t->rule)))
-					continue;
-				diag_warn(d, s->loc, "statement is unreachable: every event it matches is decided by another statement");
-				diag_note(d, t->loc, "decided here instead");
-				break;
-			}
-	}
+	for (int dom = 0; dom < IR_NDOMAIN; dom++)
+		warn_unreachable_dom(d, p, &p->dom[dom]);
 }
 
 static int cmp_str(const void *a, const void *b)
