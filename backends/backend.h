@@ -28,8 +28,6 @@ typedef struct {
 	bool allow_partial;
 	const char *profile_trace;  /* seccomp --profile-from (may be NULL) */
 	const char *polc_version;
-	const char *k8s_namespace;  /* formats spo, k8s: NULL means "default" */
-	const char *k8s_name;       /* formats spo, k8s: NULL means the policy's name */
 } backend_opts;
 
 typedef struct backend {
