@@ -3,6 +3,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "../backends/backend.h"
+#include "profile_from.h"
 #include "../compiler/util.h"
 
 #include <errno.h>
@@ -170,7 +171,8 @@ static int lower(cli_args *a, const backend *b, buf *out)
 	diag_ctx d;
 	diag_init(&d);
 	int refused = backend_check(b, a->pol, a->allow_partial, &d);
-	int r = refused ? -1 : b->emit(a->pol, &o, out, &d);
+	int r = refused ? -1 : a->profile_from ? build_profiled(a->pol, b, &o, out, &d)
+			     : b->emit(a->pol, &o, out, &d);
 	diag_print(&d, stderr, isatty(STDERR_FILENO));
 	diag_free(&d);
 	return r < 0 ? EXIT_POLICY : EXIT_OK;

@@ -13,6 +13,15 @@
 #include <stdint.h>
 #include "ir.h"
 
+/* How often syscall nr of ABI arch ran: one entry of a recorded syscall mix
+ * (tracer/sysmix.h reads it from a trace; the seccomp backend lays its
+ * filter out by it, polc bench weighs instruction counts by it). */
+typedef struct {
+	ir_arch arch;
+	uint32_t nr;           /* x32: with the 0x40000000 bit */
+	uint64_t count;
+} sys_freq;
+
 int sys_resolve(ir_arch a, const char *name);     /* -1 if absent */
 bool sys_known(ir_arch a, uint32_t nr);           /* in the table? */
 /* Name of nr on arch into out (size n); false if unknown. */

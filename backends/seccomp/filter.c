@@ -139,7 +139,7 @@ fail:
 }
 
 /* libseccomp 2.5 exports only to a file descriptor: use a memfd. */
-static int export_mem(scmp_filter_ctx ctx, bool pfc, buf *out, diag_ctx *d)
+int sc_export(scmp_filter_ctx ctx, bool pfc, buf *out, diag_ctx *d)
 {
 	int fd = memfd_create("polc-seccomp", MFD_CLOEXEC);
 	if (fd < 0) {
@@ -178,7 +178,7 @@ static int build(const ir_policy *p, bool allow_partial, bool pfc, buf *out, dia
 	sc_plan_free(&pl);
 	if (!ctx)
 		return -1;
-	int rc = export_mem(ctx, pfc, out, d);
+	int rc = sc_export(ctx, pfc, out, d);
 	seccomp_release(ctx);
 	return rc;
 }

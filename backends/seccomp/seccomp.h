@@ -20,7 +20,9 @@
 #define POLC_SECCOMP_H
 
 #include <seccomp.h>
+#include <linux/filter.h>
 #include "../backend.h"
+#include "../../compiler/syscalls.h"
 
 /* A disjunction of conjunctions of libseccomp comparisons. In every
  * conjunction there is at most one comparison per argument (libseccomp
@@ -63,6 +65,27 @@ void sc_plan_free(sc_plan *pl);
 scmp_filter_ctx sc_filter_new(const sc_plan *pl, diag_ctx *d);
 /* Policy -> raw BPF program bytes (what `--format bpf` writes). */
 int sc_build_bpf(const ir_policy *p, bool allow_partial, diag_ctx *d, buf *out);
+/* Append libseccomp's export of ctx: raw BPF, or PFC text when pfc. */
+int sc_export(scmp_filter_ctx ctx, bool pfc, buf *out, diag_ctx *d);
+
+/* Profile-guided layout (layout.c): raw BPF whose decisions are those of
+ * sc_build_bpf() for every syscall, with the mix's frequent syscalls that
+ * the filter decides without looking at arguments tested first. */
+typedef struct {
+	size_t hot;            /* syscalls decided by the prefix */
+	size_t eligible;       /* mix syscalls with a constant verdict */
+	size_t len_before, len_after;       /* instructions */
+	double mean_before, mean_after;     /* instructions per syscall, mix-weighted */
+} sc_layout_info;
+int sc_build_bpf_profiled(const ir_policy *p, bool allow_partial, const sys_freq *mix,
+			  size_t nmix, diag_ctx *d, buf *out, sc_layout_info *info);
+/* Lay out an exported program f (len instructions) for mix; appends to out.
+ * -1 (nothing appended) if the result would decide anything differently. */
+int sc_layout_profiled(const struct sock_filter *f, size_t len, const sys_freq *mix,
+		       size_t nmix, buf *out, sc_layout_info *info);
+/* Instructions executed per syscall on f, weighted by the mix (arguments 0). */
+double sc_mix_mean(const struct sock_filter *f, size_t len, const sys_freq *mix, size_t n);
+
 /* Append the OCI JSON of a plan. */
 int sc_emit_oci(const ir_policy *p, const sc_plan *pl, const backend_opts *o,
 		buf *out, diag_ctx *d);

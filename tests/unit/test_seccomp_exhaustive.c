@@ -4,7 +4,9 @@
  * x86_64, i386 and x32, with argument values at and around every constant
  * (plus 0, 2^31, 2^32-1, 2^63 and garbage upper halves), compare the
  * interpreter's verdict with the oracle. Also: a syscall allowed without
- * conditions must not load argument words (kernel action cache).
+ * conditions must not load argument words (kernel action cache). Each
+ * policy's profiled layout (--profile-from, on a skewed syscall mix) is
+ * checked the same way: it must decide identically.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -19,6 +21,7 @@
 #include "bpf_interp.h"
 #include "compiler/compile.h"
 #include "backends/seccomp/seccomp.h"
+#include "compiler/syscalls.h"
 
 static const char *const hand[] = {
 	/* 1 plain allow-list under deny */
@@ -271,43 +274,11 @@ static const ir_policy *compile1(const char *text, diag_ctx *d, ir_program *prog
 	return ir_program_select(prog, NULL, d);
 }
 
-static void check_policy2(const char *text, const char *wrong, tally *t)
+/* Every syscall number of every ABI, with argument values at and around
+ * the policy's constants: filter f against the oracle. */
+static void check_filter(const ir_policy *p, const struct sock_filter *f, size_t len,
+			 const char *text, tally *t)
 {
-	diag_ctx d;
-	diag_init(&d);
-	ir_program prog;
-	compile_opts o = { .no_library = true };
-	if (polc_compile_text("t.pol", text, &o, &d, &prog)) {
-		diag_print(&d, stderr, false);
-		fail_msg("does not compile: %s", text);
-	}
-	const ir_policy *p = ir_program_select(&prog, NULL, &d);
-	assert_non_null(p);
-	buf b;
-	buf_init(&b);
-	ir_program wprog;
-	const ir_policy *fp = wrong ? compile1(wrong, &d, &wprog) : p;
-	if (sc_build_bpf(fp, false, &d, &b)) {
-		/* The one refusal a valid policy may meet (plan.c,
-		 * same_action_ranges): the backend declines rather than emit a
-		 * filter libseccomp would get wrong. Counted, printed, and the
-		 * test demands it stays rare. */
-		bool merge = false;
-		for (size_t i = 0; i < d.n; i++)
-			merge |= strstr(d.v[i].msg, "cannot merge") != NULL;
-		if (merge && !wrong) {
-			refused_merge++;
-			printf("refused (libseccomp merge limit): %s\n", text);
-			buf_free(&b);
-			ir_program_free(&prog);
-			diag_free(&d);
-			return;
-		}
-		diag_print(&d, stderr, false);
-		fail_msg("seccomp build failed: %s", text);
-	}
-	const struct sock_filter *f = (const struct sock_filter *)b.data;
-	size_t len = b.len / sizeof *f;
 	vals v = { .n = 0 };
 	consts(p, &v);
 	static const struct { ir_arch a; uint32_t audit, base; } abi[] = {
@@ -346,6 +317,97 @@ static void check_policy2(const char *text, const char *wrong, tally *t)
 			}
 		}
 	}
+}
+
+/* A skewed syscall mix for the profiled layout: the syscalls the policy
+ * names (conditional ones included, which must stay out of the prefix)
+ * are hot, the rest get small counts, on every ABI the policy has. */
+static size_t test_mix(const ir_policy *p, sys_freq *mix)
+{
+	static const uint32_t base[IR_NARCH] = { 0, 0, 0x40000000u };
+	size_t n = 0;
+	for (int a = 0; a < IR_NARCH; a++) {
+		if (!(p->arches & IR_ARCH_BIT(a)))
+			continue;
+		for (uint32_t i = 0; i < 1024; i++) {
+			if (!sys_known((ir_arch)a, base[a] | i))
+				continue;
+			uint64_t c = i % 97 == 0 ? 100000 + i : 1 + i % 13;
+			for (size_t k = 0; k < p->dom[IR_SYSCALL].n; k++)
+				if (p->dom[IR_SYSCALL].v[k].u.sys.nr[a] == (int)(base[a] | i))
+					c = 1000000 + k;
+			mix[n++] = (sys_freq){ (ir_arch)a, base[a] | i, c };
+		}
+	}
+	return n;
+}
+
+static size_t profiled_hot;    /* syscalls the prefixes decided, all policies */
+static size_t profiled_pols;   /* policies whose layout has a prefix */
+
+/* The profiled layout of the policy decides exactly as the oracle too. */
+static void check_profiled(const ir_policy *p, const char *text, tally *t)
+{
+	static sys_freq mix[3 * 1024];
+	size_t n = test_mix(p, mix);
+	diag_ctx d;
+	diag_init(&d);
+	buf b;
+	buf_init(&b);
+	sc_layout_info info;
+	if (sc_build_bpf_profiled(p, false, mix, n, &d, &b, &info)) {
+		diag_print(&d, stderr, false);
+		fail_msg("profiled seccomp build failed: %s", text);
+	}
+	assert_true(info.mean_after <= info.mean_before);
+	profiled_hot += info.hot;
+	profiled_pols += info.hot > 0;
+	check_filter(p, (const struct sock_filter *)b.data, b.len / sizeof(struct sock_filter),
+		     text, t);
+	buf_free(&b);
+	diag_free(&d);
+}
+
+static void check_policy2(const char *text, const char *wrong, tally *t)
+{
+	diag_ctx d;
+	diag_init(&d);
+	ir_program prog;
+	compile_opts o = { .no_library = true };
+	if (polc_compile_text("t.pol", text, &o, &d, &prog)) {
+		diag_print(&d, stderr, false);
+		fail_msg("does not compile: %s", text);
+	}
+	const ir_policy *p = ir_program_select(&prog, NULL, &d);
+	assert_non_null(p);
+	buf b;
+	buf_init(&b);
+	ir_program wprog;
+	const ir_policy *fp = wrong ? compile1(wrong, &d, &wprog) : p;
+	if (sc_build_bpf(fp, false, &d, &b)) {
+		/* The one refusal a valid policy may meet (plan.c,
+		 * same_action_ranges): the backend declines rather than emit a
+		 * filter libseccomp would get wrong. Counted, printed, and the
+		 * test demands it stays rare. */
+		bool merge = false;
+		for (size_t i = 0; i < d.n; i++)
+			merge |= strstr(d.v[i].msg, "cannot merge") != NULL;
+		if (merge && !wrong) {
+			refused_merge++;
+			printf("refused (libseccomp merge limit): %s\n", text);
+			buf_free(&b);
+			ir_program_free(&prog);
+			diag_free(&d);
+			return;
+		}
+		diag_print(&d, stderr, false);
+		fail_msg("seccomp build failed: %s", text);
+	}
+	const struct sock_filter *f = (const struct sock_filter *)b.data;
+	size_t len = b.len / sizeof *f;
+	check_filter(p, f, len, text, t);
+	if (!wrong)
+		check_profiled(p, text, t);
 	buf_free(&b);
 	if (wrong)
 		ir_program_free(&wprog);
@@ -372,12 +434,16 @@ static void test_exhaustive(void **state)
 		free(s);
 	}
 	printf("seccomp exhaustive: %zu policies (%d refused by the merge check), %llu decisions "
-	       "checked, %llu mismatches, %llu argument loads on unconditional allows\n", npol,
-	       refused_merge, t.checked, t.mismatches, t.cache_bad);
+	       "checked (plain and profiled layouts; %zu policies with a hot prefix, %zu syscalls in them), "
+	       "%llu mismatches, %llu argument loads on unconditional allows\n", npol,
+	       refused_merge, t.checked, profiled_pols, profiled_hot, t.mismatches, t.cache_bad);
 	assert_true(npol >= 40);
 	assert_true(npol - (size_t)refused_merge >= 70);
 	assert_int_equal(t.mismatches, 0);
 	assert_int_equal(t.cache_bad, 0);
+	/* small filters gain nothing from a prefix (libseccomp decides them in
+	 * a few steps); the deny-default ones do */
+	assert_true(profiled_pols >= 10);
 }
 
 int main(void)

@@ -47,7 +47,7 @@ uint32_t bpf_interp(const struct sock_filter *prog, size_t len,
 			if (BPF_MODE(f->code) == BPF_ABS && BPF_SIZE(f->code) == BPF_W) {
 				if (!load_word(sd, k, &A))
 					return BPF_INTERP_BAD;
-				if (k >= offsetof(struct seccomp_data, args))
+				if (k >= offsetof(struct seccomp_data, instruction_pointer))
 					info->loaded_args = true;
 			} else if (BPF_MODE(f->code) == BPF_IMM) {
 				A = k;

@@ -1,0 +1,36 @@
+/* profile_from.c - see profile_from.h. */
+#include "profile_from.h"
+#include "../backends/seccomp/seccomp.h"
+#include "../tracer/sysmix.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int build_profiled(const ir_policy *p, const backend *b, const backend_opts *o,
+		   buf *out, diag_ctx *d)
+{
+	if (strcmp(b->name, "seccomp") || (o->format && strcmp(o->format, "bpf"))) {
+		diag_error(d, src_loc_none(), "--profile-from lays out raw seccomp BPF "
+			   "(--target seccomp --format bpf); %s %s is laid out by %s",
+			   b->name, o->format ? o->format : "",
+			   strcmp(b->name, "seccomp") ? "its own backend" : "libseccomp or runc");
+		return -1;
+	}
+	sys_freq *mix;
+	size_t n;
+	char *err = NULL;
+	if (trace_sysmix_read(o->profile_trace, &mix, &n, &err) < 0) {
+		diag_error(d, src_loc_none(), "--profile-from: %s", err);
+		free(err);
+		return -1;
+	}
+	sc_layout_info info;
+	int rc = sc_build_bpf_profiled(p, o->allow_partial, mix, n, d, out, &info);
+	if (!rc)
+		fprintf(stderr, "polc: --profile-from %s: %zu of %zu constant-verdict syscalls "
+			"decided first; %.2f -> %.2f instructions per syscall on its mix\n",
+			o->profile_trace, info.hot, info.eligible, info.mean_before, info.mean_after);
+	free(mix);
+	return rc;
+}
