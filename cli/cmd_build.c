@@ -92,6 +92,8 @@ int cli_compile(cli_args *a, bool select)
 	if (r == 0 && select)
 		a->pol = ir_program_select(&a->prog, a->policy, &a->diag);
 	diag_print(&a->diag, stderr, isatty(STDERR_FILENO));
+	if (a->diag.nio)
+		return EXIT_SYSTEM;   /* a file could not be read: I/O, not the policy */
 	if (r < 0 || (select && !a->pol))
 		return EXIT_POLICY;
 	if (a->werror && a->diag.nwarnings)

@@ -112,8 +112,8 @@ int cmd_diff(int argc, char **argv)
 	} else {
 		fprintf(stderr, "polc diff: cannot compare: %s does not compile to one policy\n",
 			a ? files[1] : files[0]);
-		if (access(files[0], R_OK) || access(files[1], R_OK))
-			rc = EXIT_SYSTEM;
+		if (d.nio)
+			rc = EXIT_SYSTEM;   /* unreadable (a directory is R_OK too) */
 	}
 	if (ca)
 		ir_program_free(&pa);

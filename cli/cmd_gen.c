@@ -7,6 +7,7 @@
  * 2 usage; 3 I/O errors.
  */
 #include <ctype.h>
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -90,7 +91,13 @@ int cmd_gen(int argc, char **argv)
 		default: free(deny); return usage();
 		}
 	}
-	if (optind >= argc || !valid_name(o.name) || (o.base && !valid_name(o.base))) {
+	const char *bad = !valid_name(o.name) ? o.name : o.base && !valid_name(o.base) ? o.base : NULL;
+	if (bad)
+		fprintf(stderr, "polc gen: '%s' is not a valid name (a letter or '_', then letters, "
+			"digits, '_' or '-')\n", bad);
+	else if (optind >= argc)
+		fprintf(stderr, "polc gen: no trace given\n");
+	if (bad || optind >= argc) {
 		free(deny);
 		return usage();
 	}
@@ -100,10 +107,11 @@ int cmd_gen(int argc, char **argv)
 	int rc = EXIT_OK;
 	for (int i = optind; i < argc && rc == EXIT_OK; i++) {
 		char *err = NULL;
-		if (trace_read(&t, argv[i], &err) < 0) {
+		int r = trace_read(&t, argv[i], &err);
+		if (r < 0) {
 			fprintf(stderr, "polc gen: %s\n", err);
 			free(err);
-			rc = EXIT_POLICY;
+			rc = r == TRACE_EIO ? EXIT_SYSTEM : EXIT_POLICY;
 		}
 	}
 	buf b;
@@ -115,7 +123,7 @@ int cmd_gen(int argc, char **argv)
 		rc = EXIT_POLICY;
 	}
 	if (rc == EXIT_OK && write_file_atomic(out, b.data, b.len) < 0) {
-		perror(out);
+		fprintf(stderr, "polc gen: cannot write '%s': %s\n", out, strerror(errno));
 		rc = EXIT_SYSTEM;
 	}
 	buf_free(&b);

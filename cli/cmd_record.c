@@ -9,10 +9,12 @@
  * 0 trace written; 2 usage; 3 the tracer could not run, or events were lost
  * without --allow-loss (the trace is still written, for inspection).
  */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli/commands.h"
@@ -36,10 +38,36 @@ static int write_trace(const trace *t, const char *path)
 	int rc = write_file_atomic(path, b.data, b.len);
 	buf_free(&b);
 	if (rc < 0) {
-		perror(path);
+		fprintf(stderr, "polc record: cannot write '%s': %s\n", path, strerror(errno));
 		return EXIT_SYSTEM;
 	}
 	return EXIT_OK;
+}
+
+/* Whether the trace could be written to path: checked before the workload
+ * runs, so that a typo in -o does not cost a (possibly long) recording. The
+ * atomic write at the end can still fail (disk full); this catches a
+ * missing or unwritable directory and a directory given as the file. */
+static int output_writable(const char *path)
+{
+	struct stat st;
+	if (!strcmp(path, "-"))
+		return 0;
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+		errno = EISDIR;
+		return -1;
+	}
+	char *dir = xstrdup(path), *slash = strrchr(dir, '/');
+	if (!slash)
+		strcpy(dir, ".");
+	else if (slash == dir)
+		dir[1] = 0;
+	else
+		*slash = 0;
+	int r = stat(dir, &st) < 0 ? -1 : !S_ISDIR(st.st_mode) ? (errno = ENOTDIR, -1) :
+		access(dir, W_OK);
+	free(dir);
+	return r;
 }
 
 int cmd_record(int argc, char **argv)
@@ -98,6 +126,10 @@ int cmd_record(int argc, char **argv)
 	if (o.cgroup && strcmp(tracer, "ebpf")) {
 		fputs("polc record: --cgroup needs the ebpf tracer\n", stderr);
 		return EXIT_USAGE;
+	}
+	if (output_writable(out) < 0) {
+		fprintf(stderr, "polc record: cannot write '%s': %s\n", out, strerror(errno));
+		return EXIT_SYSTEM;
 	}
 	trace t;
 	trace_init(&t);

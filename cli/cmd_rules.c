@@ -307,6 +307,11 @@ int cmd_rules(int argc, char **argv)
 			usage(stdout);
 			return EXIT_OK;
 		} else if (argv[i][0] == '-' || name) {
+			if (argv[i][0] == '-')
+				fprintf(stderr, "polc rules: unknown option '%s'\n", argv[i]);
+			else
+				fprintf(stderr, "polc rules: one rule name at most ('%s' and '%s')\n",
+					name, argv[i]);
 			usage(stderr);
 			return EXIT_USAGE;
 		} else {

@@ -44,12 +44,14 @@ src_file *diag_read_file(diag_ctx *d, const char *path, src_loc from)
 {
 	FILE *fp = fopen(path, "rb");
 	if (!fp) {
+		d->nio++;
 		diag_error(d, from, "cannot open '%s': %s", path, strerror(errno));
 		return NULL;
 	}
 	struct stat st;
 	if (fstat(fileno(fp), &st) == 0 && S_ISDIR(st.st_mode)) {
 		fclose(fp);
+		d->nio++;
 		diag_error(d, from, "cannot read '%s': is a directory", path);
 		return NULL;
 	}
@@ -62,6 +64,7 @@ src_file *diag_read_file(diag_ctx *d, const char *path, src_loc from)
 	int err = ferror(fp) ? errno : 0;
 	fclose(fp);
 	if (err) {
+		d->nio++;
 		diag_error(d, from, "cannot read '%s': %s", path, strerror(err));
 		buf_free(&b);
 		return NULL;

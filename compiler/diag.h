@@ -42,6 +42,7 @@ typedef struct diag_ctx {
 	diag *v;
 	size_t n, cap;
 	size_t nerrors, nwarnings;
+	size_t nio;            /* files that could not be read (exit 3, not 1) */
 	src_file **files;      /* every file read, in order */
 	size_t nfiles, capfiles;
 	size_t max_errors;     /* stop recording errors past this (0: 100) */
@@ -51,8 +52,9 @@ typedef struct diag_ctx {
 void diag_init(diag_ctx *d);
 void diag_free(diag_ctx *d);
 
-/* Read a file into the context. Returns NULL and records an error (at `from`
- * if given) when it cannot be read, is a directory, or holds a NUL byte. */
+/* Read a file into the context. Returns NULL, records an error (at `from`
+ * if given) and counts it in nio when it cannot be opened or read or is a
+ * directory. (A NUL byte is the lexer's error, with its location.) */
 src_file *diag_read_file(diag_ctx *d, const char *path, src_loc from);
 /* Register text held in memory (embedded rules, tests, fuzzers). */
 src_file *diag_add_text(diag_ctx *d, const char *name, const char *text,

@@ -550,7 +550,7 @@ int trace_read(trace *t, const char *path, char **err)
 	FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "r");
 	if (!f) {
 		*err = xasprintf("%s: %s", path, strerror(errno));
-		return -1;
+		return TRACE_EIO;
 	}
 	buf b;
 	buf_init(&b);
@@ -558,13 +558,13 @@ int trace_read(trace *t, const char *path, char **err)
 	size_t n;
 	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
 		buf_put(&b, chunk, n);
-	int bad = ferror(f);
+	int bad = ferror(f) ? errno : 0;
 	if (f != stdin)
 		fclose(f);
 	if (bad) {
 		buf_free(&b);
-		*err = xasprintf("%s: read error", path);
-		return -1;
+		*err = xasprintf("%s: cannot read: %s", path, strerror(bad));
+		return TRACE_EIO;
 	}
 	int rc = trace_parse(t, path, b.data ? b.data : "", b.len, err);
 	buf_free(&b);

@@ -64,6 +64,10 @@ void trace_write(const trace *t, buf *out);
 /* Parse text into t (merging). name: for messages. On error returns -1 and
  * sets *err to an allocated "name:line: message". */
 int trace_parse(trace *t, const char *name, const char *text, size_t len, char **err);
+/* trace_parse of a file ("-": stdin). A file that cannot be opened or read
+ * (missing, a directory) returns TRACE_EIO with *err "path: reason", so
+ * that callers exit 3 (I/O), not 1 (a malformed trace). */
+#define TRACE_EIO (-2)
 int trace_read(trace *t, const char *path, char **err);
 
 const char *tr_kind_name(tr_kind k);
