@@ -154,8 +154,12 @@ static void put_source_line(buf *b, src_loc loc)
 	while (e < end && *e != '\n')
 		e++;
 	buf_puts(b, "  ");
-	for (const char *q = p; q < e; q++)      /* a NUL would end the text */
-		buf_put(b, *q == '\t' || *q == '\0' ? " " : q, 1);
+	/* a NUL would end the text; other control bytes (ESC, ...) of a
+	 * binary or hostile file must not reach the terminal raw */
+	for (const char *q = p; q < e; q++) {
+		unsigned char c = (unsigned char)*q;
+		buf_put(b, c == '\t' || c == '\0' ? " " : c < 0x20 || c == 0x7f ? "?" : q, 1);
+	}
 	buf_puts(b, "\n  ");
 	for (int c = 1; c < loc.col && p + c - 1 < e; c++)
 		buf_puts(b, " ");
