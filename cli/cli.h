@@ -23,6 +23,8 @@ typedef struct {
 	const char *output;
 	const char *check;            /* build --check FILE */
 	const char *profile_from;     /* seccomp --profile-from TRACE */
+	const char *k8s_namespace;    /* --namespace (formats spo, k8s) */
+	const char *k8s_name;         /* --name (formats spo, k8s) */
 	bool allow_partial;
 	bool no_library;
 	bool werror;

@@ -3,6 +3,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "../backends/backend.h"
+#include "../backends/k8s.h"
 #include "profile_from.h"
 #include "../compiler/util.h"
 
@@ -13,7 +14,8 @@
 #include <string.h>
 #include <unistd.h>
 
-enum { OPT_ALLOW_PARTIAL = 256, OPT_NO_LIBRARY, OPT_CHECK, OPT_PROFILE_FROM, OPT_WERROR, OPT_JSON, OPT_VM };
+enum { OPT_ALLOW_PARTIAL = 256, OPT_NO_LIBRARY, OPT_CHECK, OPT_PROFILE_FROM, OPT_WERROR, OPT_JSON, OPT_VM,
+       OPT_NAMESPACE, OPT_NAME };
 
 static void push(const char ***v, size_t *n, const char *s)
 {
@@ -36,6 +38,8 @@ int cli_parse(cli_args *a, int argc, char **argv, bool allow_cmd)
 		{ "werror", no_argument, 0, OPT_WERROR },
 		{ "json", no_argument, 0, OPT_JSON },
 		{ "vm", no_argument, 0, OPT_VM },
+		{ "namespace", required_argument, 0, OPT_NAMESPACE },
+		{ "name", required_argument, 0, OPT_NAME },
 		{ "help", no_argument, 0, 'h' },
 		{ 0, 0, 0, 0 }
 	};
@@ -69,6 +73,8 @@ int cli_parse(cli_args *a, int argc, char **argv, bool allow_cmd)
 		case OPT_WERROR: a->werror = true; break;
 		case OPT_JSON: a->json = true; break;
 		case OPT_VM: a->vm = true; break;
+		case OPT_NAMESPACE: a->k8s_namespace = optarg; break;
+		case OPT_NAME: a->k8s_name = optarg; break;
 		case 'h': cli_usage(argv[0], stdout); exit(EXIT_OK);
 		case ':':
 		default:
@@ -170,6 +176,7 @@ static bool format_ok(const backend *b, const char *fmt)
 static int lower(cli_args *a, const backend *b, buf *out)
 {
 	backend_opts o = { a->format, a->allow_partial, a->profile_from, POLC_VERSION };
+	k8s_set_names(a->k8s_namespace, a->k8s_name);
 	diag_ctx d;
 	diag_init(&d);
 	int refused = backend_check(b, a->pol, a->allow_partial, &d);

@@ -567,8 +567,10 @@ static int check_syscall_default(const ir_policy *p, const backend_opts *o, diag
 
 static int emit_apparmor(const ir_policy *p, const backend_opts *o, buf *out, diag_ctx *d)
 {
+	if (o && o->format && (!strcmp(o->format, "spo") || !strcmp(o->format, "k8s")))
+		return aa_emit_spo(p, o, out, d);
 	if (o && o->format && strcmp(o->format, "profile")) {
-		diag_error(d, src_loc_none(), "apparmor has no format '%s' (only: profile)", o->format);
+		diag_error(d, src_loc_none(), "apparmor has no format '%s' (profile, spo, k8s)", o->format);
 		return -1;
 	}
 	if (check_syscall_default(p, o, d) < 0)
@@ -591,7 +593,7 @@ static int emit_apparmor(const ir_policy *p, const backend_opts *o, buf *out, di
 	return 0;
 }
 
-static const char *const aa_formats[] = { "profile", NULL };
+static const char *const aa_formats[] = { "profile", "spo", "k8s", NULL };
 
 const backend backend_apparmor = {
 	.name = "apparmor",

@@ -1,7 +1,8 @@
 /* apparmor.h - the AppArmor backend: IR in, one AppArmor 3 profile out.
  *
  * Takes: an ir_policy (read only).
- * Gives: backend_apparmor (backend.h; format "profile"): a profile named
+ * Gives: backend_apparmor (backend.h; format "profile", and "spo"/"k8s":
+ *        the Security Profiles Operator's object, spo.c): a profile named
  *        after the policy, `abi <abi/3.0>`, with file, exec, capability,
  *        mount, network, ptrace and signal rules; and run_confine_apparmor()
  *        (cli/commands.h), which loads it and arranges for the next exec to
@@ -27,6 +28,10 @@ void aa_put_glob(buf *out, const char *glob, bool dir_suffix);
 
 /* AppArmor's name of an address family (AF_INET -> "inet"); NULL if none. */
 const char *aa_family_name(int af);
+
+/* The policy as a Security Profiles Operator AppArmorProfile (format
+ * "spo"), plus the pod securityContext selecting it ("k8s"); spo.c. */
+int aa_emit_spo(const ir_policy *p, const backend_opts *o, buf *out, diag_ctx *d);
 
 /* Is AppArmor active in this kernel? If not, *why says which LSMs are. */
 bool aa_available(char *why, size_t whylen);

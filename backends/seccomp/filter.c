@@ -198,7 +198,7 @@ static int emit(const ir_policy *p, const backend_opts *o, buf *out, diag_ctx *d
 		backend_header(&backend_seccomp, p, o, "# ", out);
 		return build(p, partial, true, out, d);
 	}
-	if (!strcmp(fmt, "oci")) {
+	if (!strcmp(fmt, "oci") || !strcmp(fmt, "spo") || !strcmp(fmt, "k8s")) {
 		sc_plan pl;
 		if (sc_plan_build(p, partial, d, &pl))
 			return -1;
@@ -210,15 +210,16 @@ static int emit(const ir_policy *p, const backend_opts *o, buf *out, diag_ctx *d
 			return -1;
 		}
 		seccomp_release(ctx);
-		int rc = sc_emit_oci(p, &pl, o, out, d);
+		int rc = !strcmp(fmt, "oci") ? sc_emit_oci(p, &pl, o, out, d)
+					      : sc_emit_spo(p, &pl, o, out, d);
 		sc_plan_free(&pl);
 		return rc;
 	}
-	diag_error(d, src_loc_none(), "seccomp: unknown format '%s' (bpf, pfc, oci)", fmt);
+	diag_error(d, src_loc_none(), "seccomp: unknown format '%s' (bpf, pfc, oci, spo, k8s)", fmt);
 	return -1;
 }
 
-static const char *const formats[] = { "bpf", "pfc", "oci", NULL };
+static const char *const formats[] = { "bpf", "pfc", "oci", "spo", "k8s", NULL };
 
 const backend backend_seccomp = {
 	.name = "seccomp",

@@ -6,8 +6,10 @@
  * Gives: a plan (per arch, per syscall number, disjoint argument regions
  *        each with one action), the libseccomp filter built from it, and the
  *        artifacts "bpf" (raw sock_filter array, host order, as
- *        seccomp_export_bpf writes it), "pfc" (header + seccomp_export_pfc)
- *        and "oci" (OCI / Docker seccomp JSON).
+ *        seccomp_export_bpf writes it), "pfc" (header + seccomp_export_pfc),
+ *        "oci" (OCI / Docker seccomp JSON), "spo" (the same profile as a
+ *        Security Profiles Operator SeccompProfile) and "k8s" (that object
+ *        plus the pod securityContext selecting it).
  * Promises: precedence is polc's (kill > deny > audit > allow, first in
  *        source order among equals), never libseccomp's merge rules: the
  *        regions of one syscall are disjoint, computed here. Comparisons on
@@ -88,6 +90,11 @@ double sc_mix_mean(const struct sock_filter *f, size_t len, const sys_freq *mix,
 
 /* Append the OCI JSON of a plan. */
 int sc_emit_oci(const ir_policy *p, const sc_plan *pl, const backend_opts *o,
+		buf *out, diag_ctx *d);
+
+/* Append the plan as an SPO SeccompProfile (format "spo"), plus the pod
+ * securityContext selecting it (format "k8s"); spo.c. */
+int sc_emit_spo(const ir_policy *p, const sc_plan *pl, const backend_opts *o,
 		buf *out, diag_ctx *d);
 
 uint32_t sc_action(ir_action a);       /* ir_action -> SCMP_ACT_* */
