@@ -377,8 +377,11 @@ const char *bpfb_parse(const void *data, size_t len, bpf_bundle *out)
 {
 	const uint8_t *p = data;
 	memset(out, 0, sizeof *out);
-	if (len < BPFB_FILE_HDR || memcmp(p, BPFB_FILE_MAGIC, 8))
+	/* a bundle cut inside its header is "truncated", not "bad magic" */
+	if (!len || memcmp(p, BPFB_FILE_MAGIC, len < 8 ? len : 8))
 		return "not a polc BPF bundle (bad magic)";
+	if (len < BPFB_FILE_HDR)
+		return "bundle truncated inside its header";
 	if (get_u32(p + 8) != BPFB_FILE_VERSION)
 		return "unsupported bundle version";
 	uint64_t nw = get_u32(p + 12), ml = get_u32(p + 16);
