@@ -231,9 +231,13 @@ static void print_json(const ir_policy *p, column *cols, int ncol, int mismatche
 int cmd_verify(int argc, char **argv)
 {
 	cli_args a;
-	if (cli_parse(&a, argc, argv, false) < 0 || a.nfiles == 0) {
-		if (a.nfiles == 0)
+	int parsed = cli_parse(&a, argc, argv, false);
+	if (parsed < 0 || a.nfiles == 0) {
+		if (parsed == 0) {   /* else cli_parse printed the usage already */
+			fprintf(stderr, "polc verify: no policy file given\n");
 			cli_usage("verify", stderr);
+		}
+		cli_done(&a);
 		return EXIT_USAGE;
 	}
 	int r = cli_compile(&a, true);
