@@ -1,8 +1,10 @@
-/* cmd_import.c - polc import: an OCI/Docker seccomp profile to polc source
- * (compiler/import_oci.h does the work; this parses the target options). */
+/* cmd_import.c - polc import: an OCI/Docker seccomp profile (--from oci,
+ * compiler/import_oci.h) or a vArmor policy (--from varmor,
+ * compiler/import_varmor.h) to polc source; this parses the options. */
 #include "cli.h"
 #include "commands.h"
 #include "../compiler/import_oci.h"
+#include "../compiler/import_varmor.h"
 #include "../compiler/util.h"
 
 #include <getopt.h>
@@ -55,13 +57,14 @@ int cmd_import(int argc, char **argv)
 		{ "output", required_argument, 0, 'o' }, { "name", required_argument, 0, 'n' },
 		{ "caps", required_argument, 0, 'c' }, { "arch", required_argument, 0, 'a' },
 		{ "kernel", required_argument, 0, 'k' }, { "help", no_argument, 0, 'h' },
+		{ "from", required_argument, 0, 'f' }, { "allow-partial", no_argument, 0, 'P' },
 		{ 0, 0, 0, 0 }
 	};
 	import_opts o = { NULL, NULL, 0, 0, IR_ARCH_X86_64, -1, 0 };
 	const char *output = "-";
 	const char **caps = NULL;
 	size_t ncaps = 0;
-	bool caps_given = false;
+	bool caps_given = false, varmor = false, partial = false;
 	int c;
 	optind = 0;
 	opterr = 0;
@@ -69,6 +72,14 @@ int cmd_import(int argc, char **argv)
 		switch (c) {
 		case 'o': output = optarg; break;
 		case 'n': o.name = optarg; break;
+		case 'P': partial = true; break;
+		case 'f':
+			if (strcmp(optarg, "oci") && strcmp(optarg, "varmor")) {
+				fprintf(stderr, "polc import: --from wants oci or varmor, not '%s'\n", optarg);
+				goto usage;
+			}
+			varmor = !strcmp(optarg, "varmor");
+			break;
 		case 'c': caps_given = true; parse_caps(optarg, &caps, &ncaps); break;
 		case 'a':
 			if (parse_arches(optarg, &o) < 0)
@@ -100,7 +111,9 @@ int cmd_import(int argc, char **argv)
 	diag_init(&d);
 	buf out;
 	buf_init(&out);
-	int r = import_oci_file(argv[optind], &o, &d, &out);
+	varmor_opts vo = { o.name, partial, &o };
+	int r = varmor ? import_varmor_file(argv[optind], &vo, &d, &out)
+		       : import_oci_file(argv[optind], &o, &d, &out);
 	diag_print(&d, stderr, isatty(STDERR_FILENO));
 	int rc = r < 0 ? (d.nfiles == 0 ? EXIT_SYSTEM : EXIT_POLICY) : EXIT_OK;
 	if (rc == EXIT_OK && write_file_atomic(output, out.data, out.len) < 0) {

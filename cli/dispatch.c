@@ -42,8 +42,11 @@ static const command commands[] = {
 	  "       polc diff --against COMMITTED NEW   (fails only when NEW allows more)",
 	  "compare two policies by meaning" },
 	{ "import", cmd_import, "polc import FILE.json [-o FILE.pol] [--name N] [--caps LIST]\n"
-	  "           [--arch x86_64[,i386,x32]] [--kernel X.Y]",
-	  "import an OCI/Docker seccomp profile as polc source" },
+	  "           [--arch x86_64[,i386,x32]] [--kernel X.Y]\n"
+	  "       polc import --from varmor FILE.yaml [-o FILE.pol] [--name N] [--allow-partial]\n"
+	  "           (a VarmorPolicy's enhanceProtect rules; --caps, --arch, --kernel evaluate\n"
+	  "           its syscallRawRules)",
+	  "import an OCI/Docker seccomp profile or a vArmor policy as polc source" },
 };
 #define NCOMMANDS (sizeof commands / sizeof *commands)
 

@@ -372,6 +372,7 @@ typedef struct {
 	char **capstore;
 	int kmaj, kmin;
 	unsigned arches;           /* the filter's ABIs */
+	const char *label;         /* the entries' list, for comments: "syscalls" */
 } target;
 
 static const char *scmp_arch(ir_arch a)
@@ -429,6 +430,7 @@ static void target_init(target *t, const import_opts *o)
 {
 	memset(t, 0, sizeof *t);
 	t->o = o;
+	t->label = "syscalls";
 	const char *const *caps = o->caps ? o->caps : import_docker_caps;
 	size_t n = 0;
 	if (o->caps)
@@ -592,7 +594,7 @@ static void emit_entry(const target *t, const entry *e, size_t idx, buf *out)
 {
 	char why[160];
 	const char *skip = skip_reason(t, e, why, sizeof why);
-	buf_printf(out, "\n\t# syscalls[%zu] (line %d): %s", idx, e->line, e->a.text);
+	buf_printf(out, "\n\t# %s[%zu] (line %d): %s", t->label, idx, e->line, e->a.text);
 	if (e->a.kind == ACT_ERRNO)
 		buf_printf(out, " %d", e->a.err);
 	if (skip) {
@@ -645,9 +647,9 @@ static void warn_overlaps(reader *r, const target *t, const entry *e, size_t n)
 			for (size_t k = 0; k < e[j].names.n; k++)
 				if (strv_has(&e[i].names, e[j].names.v[k])) {
 					src_loc l = { r->f, e[j].line, 1 };
-					diag_warn(r->d, l, "syscall '%s' is also in syscalls[%zu] (line %d) with "
+					diag_warn(r->d, l, "syscall '%s' is also in %s[%zu] (line %d) with "
 						  "another action; polc applies the more restrictive of the two",
-						  e[j].names.v[k], i, e[i].line);
+						  e[j].names.v[k], t->label, i, e[i].line);
 					break;
 				}
 		}
@@ -822,4 +824,38 @@ int import_oci_text(const char *path, const char *text, size_t len, const import
 int import_oci_file(const char *path, const import_opts *o, diag_ctx *d, buf *out)
 {
 	return import_done(diag_read_file(d, path, src_loc_none()), o, d, out);
+}
+
+int import_oci_syscalls(yaml_document_t *doc, yaml_node_t *list, src_file *f,
+			const import_opts *o, const char *label, diag_ctx *d, buf *out)
+{
+	reader r;
+	memset(&r, 0, sizeof r);
+	r.d = d;
+	r.f = f;
+	r.doc = *doc;              /* a shallow copy, read only: the caller owns it */
+	yaml_node_item_t *b, *e;
+	if (!seq(&r, list, label, &b, &e))
+		return -1;
+	size_t n = (size_t)(e - b);
+	entry *ents = xcalloc(n + 1, sizeof *ents);
+	int rc = 0;
+	for (size_t i = 0; i < n; i++)
+		if (!read_entry(&r, node(&r, b[i]), &ents[i]))
+			rc = -1;
+	target t;
+	target_init(&t, o);
+	t.label = label;
+	/* no profile to name ABIs: the host's, and those asked for */
+	t.arches = IR_ARCH_BIT(o->host) | o->arches;
+	if (rc == 0) {
+		warn_overlaps(&r, &t, ents, n);
+		for (size_t i = 0; i < n; i++)
+			emit_entry(&t, &ents[i], i, out);
+	}
+	for (size_t i = 0; i < n; i++)
+		entry_free(&ents[i]);
+	free(ents);
+	target_free(&t);
+	return rc;
 }

@@ -39,4 +39,14 @@ int import_oci_text(const char *path, const char *text, size_t len, const import
 		    diag_ctx *d, buf *out);
 int import_oci_file(const char *path, const import_opts *o, diag_ctx *d, buf *out);
 
+/* The statements of a list of OCI syscall entries read by another importer
+ * (a VarmorPolicy's syscallRawRules): each entry as import_oci_text() would
+ * print it, its comment naming label[i] and its line; the ABIs are o->host's
+ * and o->arches. doc stays the caller's. Returns 0, or -1 after errors at
+ * f's file:line:col (out may then hold part of the list). */
+struct yaml_document_s;
+struct yaml_node_s;
+int import_oci_syscalls(struct yaml_document_s *doc, struct yaml_node_s *list, src_file *f,
+			const import_opts *o, const char *label, diag_ctx *d, buf *out);
+
 #endif
