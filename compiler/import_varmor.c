@@ -334,7 +334,7 @@ static void attack_protection(vr *r, yaml_node_t *list)
 	yaml_node_item_t *b, *e;
 	if (!want_seq(r, list, "attackProtectionRules", &b, &e))
 		return;
-	for (size_t i = 0; b + i < e; i++) {
+	for (size_t i = 0, cnt = b ? (size_t)(e - b) : 0; i < cnt; i++) {
 		yaml_node_t *n = nd(r, b[i]);
 		char what[64];
 		snprintf(what, sizeof what, "attackProtectionRules[%zu]", i);
@@ -385,7 +385,12 @@ static char *to_glob(const char *pat, bool aa, const char **why)
 	}
 	char *g = buf_cstr(&b);
 	size_t pos;
-	if (g[0] != '/') {
+	bool ctl = false;
+	for (const char *c = g; *c; c++)
+		ctl |= (unsigned char)*c < 0x20 || *c == 0x7f;
+	if (ctl) {
+		*why = "the pattern has a control character";
+	} else if (g[0] != '/') {
 		*why = "the pattern is not an absolute path";
 	} else if ((*why = glob_validate(g, &pos)) == NULL) {
 		return g;
@@ -591,6 +596,17 @@ static const char *aa_network(aa_rule *a, char **w, size_t n)
 	return NULL;
 }
 
+/* A word polc reads as a NAME (fstypes). */
+static bool polc_word(const char *w)
+{
+	if (!isalpha((unsigned char)*w) && *w != '_')
+		return false;
+	for (; *w; w++)
+		if (!isalnum((unsigned char)*w) && *w != '_' && *w != '-')
+			return false;
+	return true;
+}
+
 /* mount [fstype=X|fstype=(X,Y)] [-> TARGET] */
 static const char *aa_mount(aa_rule *a, char **w, size_t n)
 {
@@ -605,8 +621,11 @@ static const char *aa_mount(aa_rule *a, char **w, size_t n)
 				v++;
 				v[strcspn(v, ")")] = 0;
 			}
-			for (char *save = NULL, *t = strtok_r(v, ", ", &save); t; t = strtok_r(NULL, ", ", &save))
+			for (char *save = NULL, *t = strtok_r(v, ", ", &save); t; t = strtok_r(NULL, ", ", &save)) {
+				if (!polc_word(t))
+					why = "an fstype polc cannot name";
 				buf_printf(&fs, "%s%s", fs.len ? ", " : "", t);
+			}
 		} else if (!strcmp(w[i], "->") && i + 1 < n) {
 			target = w[++i];
 		} else {
@@ -802,7 +821,7 @@ static void apparmor_raw(vr *r, yaml_node_t *list)
 	yaml_node_item_t *b, *e;
 	if (!want_seq(r, list, "appArmorRawRules", &b, &e))
 		return;
-	for (size_t i = 0; b + i < e; i++) {
+	for (size_t i = 0, cnt = b ? (size_t)(e - b) : 0; i < cnt; i++) {
 		yaml_node_t *n = nd(r, b[i]);
 		char what[64];
 		snprintf(what, sizeof what, "appArmorRawRules[%zu]", i);
@@ -871,7 +890,7 @@ static void bpf_files(vr *r, yaml_node_t *list, bool processes)
 	yaml_node_item_t *b, *e;
 	if (!want_seq(r, list, lname, &b, &e))
 		return;
-	for (size_t i = 0; b + i < e; i++) {
+	for (size_t i = 0, cnt = b ? (size_t)(e - b) : 0; i < cnt; i++) {
 		yaml_node_t *n = nd(r, b[i]);
 		char what[64];
 		snprintf(what, sizeof what, "%s[%zu]", lname, i);
@@ -951,7 +970,7 @@ static void bpf_sockets(vr *r, yaml_node_t *list)
 	yaml_node_item_t *b, *e;
 	if (!want_seq(r, list, "bpfRawRules.network.sockets", &b, &e))
 		return;
-	for (size_t i = 0; b + i < e; i++) {
+	for (size_t i = 0, cnt = b ? (size_t)(e - b) : 0; i < cnt; i++) {
 		yaml_node_t *n = nd(r, b[i]);
 		char what[64];
 		snprintf(what, sizeof what, "bpfRawRules.network.sockets[%zu]", i);
@@ -1052,7 +1071,7 @@ static void bpf_egress(vr *r, yaml_node_t *eg)
 	yaml_node_item_t *b, *e;
 	if (!want_seq(r, get(r, eg, "toDestinations"), "toDestinations", &b, &e))
 		return;
-	for (size_t i = 0; b + i < e; i++) {
+	for (size_t i = 0, cnt = b ? (size_t)(e - b) : 0; i < cnt; i++) {
 		yaml_node_t *n = nd(r, b[i]);
 		char what[80];
 		snprintf(what, sizeof what, "bpfRawRules.network.egress.toDestinations[%zu]", i);
@@ -1157,7 +1176,7 @@ static void bpf_mounts(vr *r, yaml_node_t *list)
 	yaml_node_item_t *b, *e;
 	if (!want_seq(r, list, "bpfRawRules.mounts", &b, &e))
 		return;
-	for (size_t i = 0; b + i < e; i++) {
+	for (size_t i = 0, cnt = b ? (size_t)(e - b) : 0; i < cnt; i++) {
 		yaml_node_t *n = nd(r, b[i]);
 		char what[64];
 		snprintf(what, sizeof what, "bpfRawRules.mounts[%zu]", i);
@@ -1193,7 +1212,7 @@ static void bpf_mounts(vr *r, yaml_node_t *list)
 			continue;
 		}
 		bool anyfs = !strcmp(fs, "*");
-		if (!anyfs && !isalnum((unsigned char)fs[0])) {
+		if (!anyfs && !polc_word(fs)) {
 			unmapped(r, loc_of(r, fn), what, "fstype '%.40s'", fs);
 			continue;
 		}
@@ -1304,16 +1323,34 @@ typedef struct {
 	bool allow_violations, audit_violations;
 } facts;
 
+/* Text from the YAML inside a comment line: printable ASCII only, so that
+ * no newline or control byte can end the comment. */
+static void put_text(buf *out, const char *s)
+{
+	for (; *s; s++)
+		buf_put(out, isprint((unsigned char)*s) ? s : "?", 1);
+}
+
 static void write_policy(vr *r, const facts *fc, buf *out)
 {
 	char hash[65];
 	sha256_hex(r->f->text, r->f->len, hash);
 	const char *b = strrchr(r->f->path, '/');
-	buf_printf(out, "# Imported by polc import --from varmor from %s (sha256 %s).\n",
-		   b ? b + 1 : r->f->path, hash);
-	buf_printf(out, "# %s %s%s%s: enforcer %s, mode %s%s.\n", fc->kind, fc->ns ? fc->ns : "",
-		   fc->ns ? "/" : "", fc->name, fc->enforcer ? fc->enforcer : "(none)", fc->mode,
-		   r->privileged ? ", privileged" : "");
+	buf_puts(out, "# Imported by polc import --from varmor from ");
+	put_text(out, b ? b + 1 : r->f->path);
+	buf_printf(out, " (sha256 %s).\n# ", hash);
+	put_text(out, fc->kind);
+	buf_puts(out, " ");
+	if (fc->ns) {
+		put_text(out, fc->ns);
+		buf_puts(out, "/");
+	}
+	put_text(out, fc->name);
+	buf_puts(out, ": enforcer ");
+	put_text(out, fc->enforcer ? fc->enforcer : "(none)");
+	buf_puts(out, ", mode ");
+	put_text(out, fc->mode);
+	buf_printf(out, "%s.\n", r->privileged ? ", privileged" : "");
 	buf_puts(out, "# vArmor applies a built-in rule only with the enforcers that implement it;\n"
 		      "# polc's rule of the same name holds on every target that can enforce it\n"
 		      "# (polc rules NAME shows which).\n");
