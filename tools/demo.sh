@@ -7,7 +7,8 @@ out=build/demo; mkdir -p "$out"
 status=0
 for f in examples/*.pol; do
 	for p in $(sed -n 's/^policy \([A-Za-z0-9_-]*\).*/\1/p' "$f"); do
-		for tf in seccomp:pfc seccomp:oci seccomp:bpf apparmor:profile bpf:bundle bpf:json; do
+		for tf in seccomp:pfc seccomp:oci seccomp:spo seccomp:k8s seccomp:bpf apparmor:profile \
+			  apparmor:spo apparmor:k8s bpf:bundle bpf:json; do
 			t=${tf%%:*}; fmt=${tf#*:}
 			o="$out/$p.$t.$fmt"
 			if "$POLC" build "$f" --policy "$p" --target "$t" --format "$fmt" --allow-partial -o "$o" 2>"$o.log"; then
