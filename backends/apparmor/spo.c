@@ -568,8 +568,8 @@ int aa_emit_spo(const ir_policy *p, const backend_opts *o, buf *out, diag_ctx *d
 	k8s_object(&docs[n], K8S_SPO_APPARMOR_API, "AppArmorProfile", name, NULL, p, o, &spec);
 	abstract(&c, &docs[n++], spec);
 	if (k8s_format_wants_snippet(o)) {
-		k8s_doc_init(&docs[n], "Pod securityContext selecting it: merge into the pod spec "
-			     "or a workload's pod template");
+		k8s_doc_init(&docs[n], "Pod securityContext selecting it: merge into the pod spec or a "
+			     "workload's pod template (not an object to apply)");
 		k8s_security_context(&docs[n++], NULL, name);
 	}
 	int rc = c.refused ? -1 : k8s_write(&backend_apparmor, p, o, buf_cstr(&c.notes), docs, n,

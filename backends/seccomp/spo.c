@@ -146,8 +146,8 @@ int sc_emit_spo(const ir_policy *p, const sc_plan *pl, const backend_opts *o, bu
 		size_t nl = strlen(name);
 		bool has_ext = nl > 5 && !strcmp(name + nl - 5, ".json");
 		char *path = xasprintf("operator/%s/%s%s", ns, name, has_ext ? "" : ".json");
-		k8s_doc_init(&docs[n], "Pod securityContext selecting it: merge into the pod's spec "
-			     "(or a workload's spec.template.spec); not an object to apply");
+		k8s_doc_init(&docs[n], "Pod securityContext selecting it: merge into the pod spec or a "
+			     "workload's pod template (not an object to apply)");
 		k8s_security_context(&docs[n++], path, NULL);
 		free(path);
 	}
