@@ -40,10 +40,47 @@ const char *support_name(support_level l)
 	return "?";
 }
 
+/* The support of domain dom's default: exact when it is allow (nothing to
+ * enforce) or the backend enforces every default. */
+static support default_support(const backend *b, const ir_policy *p, int dom)
+{
+	support exact = { SUPPORT_EXACT, NULL };
+	if (p->defaults[dom].verdict == IR_ALLOW || !b->classify_default)
+		return exact;
+	return b->classify_default(p, (ir_domain)dom);
+}
+
+/* A default the target cannot enforce is refused like a statement: before,
+ * `default deny file;` built for seccomp as "allow everything" in silence. */
+static int check_defaults(const backend *b, const ir_policy *p, bool allow_partial,
+			  diag_ctx *d)
+{
+	int refused = 0;
+	for (int dom = 0; dom < IR_NDOMAIN; dom++) {
+		support su = default_support(b, p, dom);
+		if (su.level == SUPPORT_EXACT)
+			continue;
+		src_loc at = p->default_set[dom] ? p->default_loc[dom] : p->loc;
+		const char *v = ir_verdict_name(p->defaults[dom].verdict);
+		const char *dn = ir_domain_name((ir_domain)dom);
+		const char *why = su.why ? su.why : "no reason given";
+		if (allow_partial) {
+			diag_warn(d, at, "%s enforces `default %s %s` %s: %s", b->name, v, dn,
+				  su.level == SUPPORT_PARTIAL ? "only partially" : "not at all", why);
+		} else {
+			diag_error(d, at, "target %s cannot enforce `default %s %s`%s: %s "
+				   "(use --allow-partial to build anyway)", b->name, v, dn,
+				   su.level == SUPPORT_PARTIAL ? " exactly" : "", why);
+			refused++;
+		}
+	}
+	return refused;
+}
+
 int backend_check(const backend *b, const ir_policy *p, bool allow_partial,
 		  diag_ctx *d)
 {
-	int refused = 0;
+	int refused = check_defaults(b, p, allow_partial, d);
 	for (int dom = 0; dom < IR_NDOMAIN; dom++) {
 		for (size_t i = 0; i < p->dom[dom].n; i++) {
 			const ir_stmt *s = &p->dom[dom].v[i];
@@ -95,5 +132,15 @@ void backend_header(const backend *b, const ir_policy *p, const backend_opts *o,
 			buf_printf(out, ": %s: %s\n", support_name(su.level),
 				   su.why ? su.why : "no reason given");
 		}
+	}
+	for (int dom = 0; dom < IR_NDOMAIN; dom++) {
+		support su = default_support(b, p, dom);
+		if (su.level == SUPPORT_EXACT)
+			continue;
+		buf_printf(out, "%snot enforced exactly: ", comment);
+		put_loc(out, p->default_set[dom] ? p->default_loc[dom] : p->loc);
+		buf_printf(out, ": %s: default %s %s: %s\n", support_name(su.level),
+			   ir_verdict_name(p->defaults[dom].verdict), ir_domain_name((ir_domain)dom),
+			   su.why ? su.why : "no reason given");
 	}
 }

@@ -34,6 +34,10 @@ typedef struct backend {
 	const char *name;                  /* "seccomp", "apparmor", "bpf" */
 	const char *const *formats;        /* NULL-terminated; first = default */
 	support (*classify)(const ir_policy *p, const ir_stmt *s);
+	/* How this target enforces the policy's default for domain dom when
+	 * it is not allow (`default deny file;` is a promise about every file
+	 * event no statement decides). NULL: every default exactly. */
+	support (*classify_default)(const ir_policy *p, ir_domain dom);
 	/* Append the artifact to out. Returns 0, or -1 with diagnostics. */
 	int (*emit)(const ir_policy *p, const backend_opts *o, buf *out, diag_ctx *d);
 } backend;
@@ -44,14 +48,15 @@ extern const backend backend_seccomp, backend_apparmor, backend_bpf;
 extern const backend *const backends_all[];
 const backend *backend_find(const char *name);
 
-/* Refuse (error) or, with allow_partial, warn about every statement the
- * backend does not enforce exactly. Returns the number refused. */
+/* Refuse (error) or, with allow_partial, warn about every statement and
+ * every non-allow default the backend does not enforce exactly. Returns
+ * the number refused. */
 int backend_check(const backend *b, const ir_policy *p, bool allow_partial,
 		  diag_ctx *d);
 
 /* The artifact header lines, each prefixed by `comment` ("# ", "// "):
- * polc version, policy name, source hash, target, and the statements not
- * enforced exactly (file:line:col, why). */
+ * polc version, policy name, source hash, target, and the statements and
+ * defaults not enforced exactly (file:line:col, why). */
 void backend_header(const backend *b, const ir_policy *p, const backend_opts *o,
 		    const char *comment, buf *out);
 

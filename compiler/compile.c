@@ -707,6 +707,7 @@ static void lower_default(lowering *L, const ast_stmt *st, const char *rule)
 		}
 		p->defaults[k] = act;
 		p->default_set[k] = true;
+		p->default_loc[k] = st->loc;
 		L->default_loc[k] = st->loc;
 		L->default_from[k] = rule;
 	}

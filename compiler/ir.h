@@ -152,6 +152,7 @@ typedef struct ir_policy {
 	unsigned arches;                   /* IR_ARCH_BIT set; default x86_64 */
 	ir_action defaults[IR_NDOMAIN];    /* default allow where none written */
 	bool default_set[IR_NDOMAIN];      /* written (in policy or a used rule) */
+	src_loc default_loc[IR_NDOMAIN];   /* where (set ones): refusals name it */
 	ir_stmt_list dom[IR_NDOMAIN];
 	const char **rules_used;           /* every rule brought in, sorted */
 	size_t nrules_used;

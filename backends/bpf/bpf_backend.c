@@ -56,6 +56,19 @@ static support bpf_classify(const ir_policy *p, const ir_stmt *s)
 	return sup(SUPPORT_NONE, "unknown domain");
 }
 
+/* A default covers every event of its domain (backend.h). */
+static support bpf_classify_default(const ir_policy *p, ir_domain dom)
+{
+	(void)p;
+	if (dom == IR_SYSCALL)
+		return sup(SUPPORT_NONE, "BPF LSM does not see syscalls; use seccomp");
+	if (dom == IR_FILE)
+		return sup(SUPPORT_PARTIAL, "the BPF enforcer decides open(2), exec mmap and "
+			   "lock only; link, create, unlink, rename, mkdir, rmdir, truncate and "
+			   "chmod are not mediated yet");
+	return sup(SUPPORT_EXACT, NULL);
+}
+
 static int bpf_emit(const ir_policy *p, const backend_opts *o, buf *out, diag_ctx *d)
 {
 	const char *fmt = o && o->format ? o->format : "bundle";
@@ -79,5 +92,6 @@ const backend backend_bpf = {
 	.name = "bpf",
 	.formats = bpf_formats,
 	.classify = bpf_classify,
+	.classify_default = bpf_classify_default,
 	.emit = bpf_emit,
 };

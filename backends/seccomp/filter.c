@@ -225,5 +225,6 @@ const backend backend_seccomp = {
 	.name = "seccomp",
 	.formats = formats,
 	.classify = sc_classify,
+	.classify_default = sc_classify_default,
 	.emit = emit,
 };

@@ -693,3 +693,17 @@ support sc_classify(const ir_policy *p, const ir_stmt *s)
 {
 	return classify(p, s);
 }
+
+/* A default is judged as a statement of its domain that matches every
+ * event: what seccomp sees of such a statement, it sees of the default
+ * (file, exec and capability defaults were dropped in silence before). */
+support sc_classify_default(const ir_policy *p, ir_domain dom)
+{
+	ir_stmt all;
+	memset(&all, 0, sizeof all);
+	all.domain = dom;
+	all.action = p->defaults[dom];
+	if (dom == IR_NETWORK)
+		all.u.net.op = IR_NET_ANYOP;
+	return classify(p, &all);
+}

@@ -108,6 +108,7 @@ uint32_t sc_arch_token(ir_arch a);     /* IR_ARCH_* -> SCMP_ARCH_* */
 bool sc_domain_event(const char *name, const uint64_t args[6], ir_event *ev);
 
 support sc_classify(const ir_policy *p, const ir_stmt *s);
+support sc_classify_default(const ir_policy *p, ir_domain dom);
 
 /* DNF engine (dnf.c), exported for the unit tests. */
 void sc_dnf_free(sc_dnf *f);
