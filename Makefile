@@ -23,8 +23,8 @@ override LDFLAGS += $(SAN)
 LDLIBS    += -lseccomp -lbpf -lelf -lz -lyaml -lapparmor -lcrypto
 
 # Every module's C files; *.bpf.c are kernel programs built by backends/bpf/bpf.mk.
-LIB_SRCS  := $(filter-out %.bpf.c,$(wildcard grammar/*.c compiler/*.c verify/*.c backends/*.c backends/*/*.c tracer/*.c cli/*.c))
-LIB_SRCS  := $(filter-out cli/main.c,$(LIB_SRCS))
+LIB_SRCS  := $(filter-out %.bpf.c,$(wildcard grammar/*.c compiler/*.c verify/*.c backends/*.c backends/*/*.c tracer/*.c bench/*.c cli/*.c))
+LIB_SRCS  := $(filter-out cli/main.c bench/micro.c,$(LIB_SRCS))
 GEN_SRCS  := $(BUILD)/grammar/parser.c $(BUILD)/grammar/lexer.c \
              $(BUILD)/gen/consts.c $(BUILD)/gen/rules_embedded.c $(BUILD)/gen/syscall_args.c
 GEN_HDRS  := $(BUILD)/grammar/parser.h $(BUILD)/grammar/lexer.h $(BUILD)/gen/consts_table.h
@@ -51,6 +51,7 @@ polc: $(POLC)
 -include tracer/tracer.mk
 -include tests/vm/vm.mk
 -include tests/fuzz/fuzz.mk
+-include bench/bench.mk
 
 # The whole archive: weak stubs (cli/stubs.c, backends/backend.c) must lose
 # to every module's strong definition, which a plain archive link would not

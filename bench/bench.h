@@ -1,0 +1,118 @@
+/* bench.h - `polc bench`: what the enforcers, the recorder and the compiler
+ * cost on this machine, as ratios to running unprotected.
+ *
+ * Takes: options (mode, sections, outputs) and the paths of this polc, of
+ *        the micro benchmark program and of the source tree's bench/
+ *        scripts.
+ * Gives: a result table (results.c) filled by the sections (run.c: micro,
+ *        redis, pgbench, tracers, soak, lab; cost.c: the seccomp filter
+ *        cost model; compile_cost.c: compile times), written as markdown,
+ *        JSON, an SVG chart (report.c, svg.c), or the raw table the lab
+ *        hands back to the host.
+ * Promises: every figure carries the environment it came from (native or
+ *        lab, with machine and kernel); timed series are interleaved round
+ *        by round across scenarios and compared as per-round ratios, so
+ *        drift on a shared machine cancels; a scenario that cannot run here
+ *        is reported as n/a with the reason, never silently dropped.
+ *        Servers started are on loopback ports and stopped on every exit
+ *        path; seccomp filters and LSM policies only confine children.
+ */
+#ifndef POLC_BENCH_H
+#define POLC_BENCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "../compiler/util.h"
+
+enum {
+	BS_MICRO = 1, BS_REDIS = 2, BS_PGBENCH = 4, BS_FILTER = 8,
+	BS_COMPILE = 16, BS_TRACERS = 32, BS_SOAK = 64,
+	BS_ALL = 127,
+};
+
+typedef enum { MODE_FULL, MODE_QUICK, MODE_SMOKE } bench_mode;
+
+typedef struct {
+	bench_mode mode;
+	bool vm;                   /* AppArmor and BPF (and seccomp again) in the lab */
+	bool in_lab;               /* we are the lab's half: write raw, native env "lab" */
+	int reps;                  /* rounds; 0: the mode's */
+	double soak_minutes;       /* <0: the mode's (full 10, else 0) */
+	unsigned sections;         /* BS_* */
+	const char *md, *json, *svg, *raw;
+	const char *cmdline;       /* for the report */
+	/* filled by bench_main from the environment */
+	const char *polc, *micro, *srcdir, *workdir;
+} bench_opts;
+
+/* ---- the result table (results.c) ---- */
+
+typedef struct {
+	char *env, *section, *backend, *scenario, *metric, *unit;
+	double *v;                 /* one value per round, in round order */
+	size_t n, cap;
+} bseries;
+
+typedef struct { char *env, *key, *value; } bnote;
+
+typedef struct {
+	bseries *s;
+	size_t n, cap;
+	bnote *notes;
+	size_t nn, ncap;
+} bresults;
+
+void br_init(bresults *r);
+void br_free(bresults *r);
+/* Append v to the series (created on first use). */
+void br_add(bresults *r, const char *env, const char *section, const char *backend,
+	    const char *scenario, const char *metric, const char *unit, double v);
+/* Set (replace) a note: a fact about an environment or section. */
+void br_note(bresults *r, const char *env, const char *key, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+const char *br_get(const bresults *r, const char *env, const char *key);
+const bseries *br_find(const bresults *r, const char *env, const char *section,
+		       const char *backend, const char *scenario, const char *metric);
+/* The raw table: tab-separated lines, for the lab to hand back. */
+void br_write_raw(const bresults *r, buf *out);
+int br_read_raw(bresults *r, const char *text);
+
+double br_median(const double *v, size_t n);
+/* Is a higher value better (throughput) for this unit? */
+bool br_higher_better(const char *unit);
+/* Cost ratio of s against base (> 1: s is slower): the median of the
+ * per-round ratios (round i of s against round i of base), with their
+ * min and max. false when either has no values. */
+bool br_ratio(const bseries *s, const bseries *base, double *med, double *lo, double *hi);
+
+/* ---- sections ---- */
+
+/* run.c: the timed workloads, natively or (in_lab) inside the lab. */
+int bench_workloads(const bench_opts *o, bresults *r);
+/* run.c: the lab: run our lab half in qemu and merge its table. */
+int bench_lab(const bench_opts *o, bresults *r);
+/* cost.c: the seccomp filter cost model. */
+int bench_filter_cost(const bench_opts *o, bresults *r);
+/* compile_cost.c: compile times. */
+int bench_compile_cost(const bench_opts *o, bresults *r);
+
+/* report.c, svg.c */
+void bench_markdown(const bench_opts *o, const bresults *r, buf *out);
+void bench_json(const bench_opts *o, const bresults *r, buf *out);
+void bench_svg(const bresults *r, buf *out);
+
+/* bench_main.c: the whole command (after option parsing). */
+int bench_main(bench_opts *o);
+
+/* The scenarios, in report order; scenario_rule: the preset it uses. */
+#define BENCH_NSCEN 4
+extern const char *const bench_scenarios[BENCH_NSCEN];
+extern const char *const bench_scenario_rule[BENCH_NSCEN];
+
+/* Shared helpers (bench_main.c). */
+double bench_now(void);                  /* monotonic seconds */
+/* Note "<section>.<what>" = wall-clock time and load average, now. */
+void bench_stamp(bresults *r, const char *env, const char *section, const char *what);
+#define NATIVE_ENV(o) ((o)->in_lab ? "lab" : "native")
+
+#endif

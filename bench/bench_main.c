@@ -1,0 +1,223 @@
+/* bench_main.c - polc bench as a whole: where things are, the scratch
+ * directory, the sections in order, the outputs. */
+#include "bench.h"
+#include "../backends/backend.h"
+#include "../compiler/compile.h"
+
+#include <errno.h>
+#include <ftw.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+const char *const bench_scenarios[BENCH_NSCEN] = { "NoProtect", "AlwaysAllow", "RuntimeDefault",
+						   "EnhanceProtect" };
+const char *const bench_scenario_rule[BENCH_NSCEN] = { "", "always-allow", "runtime-default",
+						       "enhance-protect" };
+
+double bench_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void utc(char *out, size_t n)
+{
+	time_t t = time(NULL);
+	struct tm tm;
+	gmtime_r(&t, &tm);
+	strftime(out, n, "%Y-%m-%d %H:%M:%S UTC", &tm);
+}
+
+void bench_stamp(bresults *r, const char *env, const char *section, const char *what)
+{
+	char when[64], load[64] = "?", key[96];
+	utc(when, sizeof when);
+	FILE *f = fopen("/proc/loadavg", "r");
+	if (f && fscanf(f, "%63s", load) != 1)
+		snprintf(load, sizeof load, "?");
+	if (f)
+		fclose(f);
+	snprintf(key, sizeof key, "%s.%s", section, what);
+	br_note(r, env, key, "%s load %s", when, load);
+}
+
+static bool exists(const char *path)
+{
+	return access(path, F_OK) == 0;
+}
+
+/* This binary, the source tree (bench/ scripts, profiles, the lab) and the
+ * micro program: $POLC_SRC and $POLC_BENCH_MICRO, else beside the binary
+ * (BUILD/polc: source at BUILD/.., micro at BUILD/bench/micro). */
+static int locate(bench_opts *o)
+{
+	static char self[4096], src[4096], micro[4200];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+	if (n <= 0) {
+		fprintf(stderr, "polc bench: cannot find this binary: %s\n", strerror(errno));
+		return -1;
+	}
+	self[n] = 0;
+	char dir[4096];
+	snprintf(dir, sizeof dir, "%s", self);
+	const char *bindir = dirname(dir);
+	const char *env = getenv("POLC_SRC");
+	if (env && *env)
+		snprintf(src, sizeof src, "%s", env);
+	else
+		snprintf(src, sizeof src, "%s/..", bindir);
+	char *probe = xasprintf("%s/bench/redis.sh", src);
+	bool ok = exists(probe);
+	free(probe);
+	if (!ok && (!env || !*env) && getcwd(src, sizeof src))
+		ok = exists("bench/redis.sh");
+	if (!ok) {
+		fprintf(stderr, "polc bench: cannot find the source tree's bench/ scripts "
+			"(set POLC_SRC to the polc source directory)\n");
+		return -1;
+	}
+	env = getenv("POLC_BENCH_MICRO");
+	snprintf(micro, sizeof micro, "%s", env && *env ? env : "");
+	if (!*micro)
+		snprintf(micro, sizeof micro, "%s/bench/micro", bindir);
+	o->polc = self;
+	o->srcdir = src;
+	o->micro = micro;
+	return 0;
+}
+
+static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *f)
+{
+	(void)st; (void)flag; (void)f;
+	remove(path);
+	return 0;
+}
+
+/* What each scenario leaves unenforced per target (--allow-partial). */
+static void scenario_support(bresults *r)
+{
+	static const char *const targets[] = { "seccomp", "apparmor", "bpf" };
+	for (int s = 1; s < BENCH_NSCEN; s++) {
+		char *text = xasprintf("policy p { use %s; }", bench_scenario_rule[s]);
+		diag_ctx d;
+		diag_init(&d);
+		ir_program prog;
+		compile_opts co = { 0 };
+		if (!polc_compile_text("scenario.pol", text, &co, &d, &prog)) {
+			const ir_policy *p = ir_program_select(&prog, NULL, &d);
+			for (int t = 0; p && t < 3; t++) {
+				diag_ctx e;
+				diag_init(&e);
+				backend_check(backend_find(targets[t]), p, true, &e);
+				char key[96];
+				snprintf(key, sizeof key, "partial.%s.%s", bench_scenarios[s], targets[t]);
+				br_note(r, "model", key, "%zu", e.nwarnings);
+				diag_free(&e);
+			}
+			ir_program_free(&prog);
+		}
+		diag_free(&d);
+		free(text);
+	}
+}
+
+static int write_out(const char *path, buf *b, const char *what)
+{
+	if (write_file_atomic(path, b->data ? b->data : "", b->len) < 0) {
+		fprintf(stderr, "polc bench: cannot write %s '%s': %s\n", what, path, strerror(errno));
+		return -1;
+	}
+	if (strcmp(path, "-"))
+		fprintf(stderr, "polc bench: wrote %s (%s)\n", path, what);
+	return 0;
+}
+
+static int outputs(const bench_opts *o, const bresults *r)
+{
+	int rc = 0;
+	buf b;
+	if (o->raw) {
+		buf_init(&b);
+		br_write_raw(r, &b);
+		rc |= write_out(o->raw, &b, "raw results");
+		buf_free(&b);
+	}
+	if (o->in_lab)
+		return rc;
+	if (o->md || (!o->json && !o->svg && !o->raw)) {
+		buf_init(&b);
+		bench_markdown(o, r, &b);
+		rc |= write_out(o->md ? o->md : "-", &b, "report");
+		buf_free(&b);
+	}
+	if (o->json) {
+		buf_init(&b);
+		bench_json(o, r, &b);
+		rc |= write_out(o->json, &b, "JSON");
+		buf_free(&b);
+	}
+	if (o->svg) {
+		buf_init(&b);
+		bench_svg(r, &b);
+		rc |= write_out(o->svg, &b, "chart");
+		buf_free(&b);
+	}
+	return rc;
+}
+
+int bench_main(bench_opts *o)
+{
+	if (locate(o) < 0)
+		return 3;
+	const char *tmp = getenv("TMPDIR");
+	char *work = xasprintf("%s/polc-bench-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	if (!mkdtemp(work) || chmod(work, 0755) < 0) {   /* postgres must reach DIR/pg */
+		fprintf(stderr, "polc bench: cannot make a scratch directory: %s\n", strerror(errno));
+		free(work);
+		return 3;
+	}
+	o->workdir = work;
+	bresults r;
+	br_init(&r);
+	const char *env = NATIVE_ENV(o);
+	char when[64];
+	utc(when, sizeof when);
+	br_note(&r, env, "started", "%s", when);
+	double t0 = bench_now();
+	if (!exists(o->micro) && (o->sections & BS_MICRO)) {
+		br_note(&r, env, "na.micro", "no micro program at %s (make bench builds it)", o->micro);
+		o->sections &= ~(unsigned)BS_MICRO;
+	}
+	int rc = 0;
+	if (!o->in_lab) {
+		br_note(&r, "run", "command", "%s", o->cmdline ? o->cmdline : "polc bench");
+		br_note(&r, "run", "mode", "%s", o->mode == MODE_FULL ? "full" :
+			o->mode == MODE_QUICK ? "quick" : "smoke");
+		scenario_support(&r);
+		if (o->sections & BS_FILTER)
+			rc |= bench_filter_cost(o, &r);
+		if (o->sections & BS_COMPILE)
+			rc |= bench_compile_cost(o, &r);
+	}
+	if (bench_workloads(o, &r) < 0)
+		rc = -1;
+	if (o->vm && !o->in_lab && rc >= 0 && (o->sections & (BS_MICRO | BS_REDIS | BS_PGBENCH)))
+		bench_lab(o, &r);
+	utc(when, sizeof when);
+	br_note(&r, env, "finished", "%s", when);
+	br_note(&r, env, "wall_seconds", "%.0f", bench_now() - t0);
+	fprintf(stderr, "polc bench: %s took %.0f s\n", env, bench_now() - t0);
+	int out = outputs(o, &r);
+	br_free(&r);
+	nftw(work, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	free(work);
+	if (out)
+		return 3;
+	return rc < 0 ? 3 : 0;
+}

@@ -1,0 +1,269 @@
+/* cost.c - the seccomp filter cost model: BPF instructions the kernel's
+ * interpreter executes per syscall, counted by backends/seccomp/bpf_interp
+ * on the filters themselves (no timing, so no noise).
+ *
+ * Policies: the three preset scenarios and the two database profiles, each
+ * weighed by its workload's recorded syscall mix (profiles/traces/: the
+ * Redis trace for the presets and the Redis profile). Variants of each:
+ *   polc            what `polc build --target seccomp` writes (polc's
+ *                   plan handed to libseccomp, binary tree: optimize 2)
+ *   polc profiled   the same with --profile-from the workload's trace
+ *   plan O1         the same rules, libseccomp optimize 1 (linear scan)
+ *   plan O1+prio    optimize 1 with seccomp_syscall_priority() from the mix
+ *                   (libseccomp's own frequency hint)
+ *   direct O1/O2    the policy's syscall statements added to libseccomp as
+ *                   written, as a hand-written libseccomp program or runc
+ *                   would (libseccomp's own merging; refused rules counted)
+ * Figures: program length; mean instructions per syscall over the mix;
+ * the worst case over every x86_64 syscall number (arguments 0 and all
+ * ones); how many of the syscalls the policy allows unconditionally are
+ * decided without an argument load (the kernel's action cache then skips
+ * the filter for them); and the mix mean when those cached ones cost 0.
+ */
+#include "bench.h"
+#include "../backends/seccomp/seccomp.h"
+#include "../backends/seccomp/bpf_interp.h"
+#include "../compiler/compile.h"
+#include "../tracer/sysmix.h"
+
+#include <linux/audit.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { V_POLC, V_PROFILED, V_O1, V_O1PRIO, V_DIRECT1, V_DIRECT2, NVARIANT };
+static const char *const vname[NVARIANT] = { "polc", "polc profiled", "plan O1",
+					     "plan O1+prio", "direct O1", "direct O2" };
+
+typedef struct {
+	const char *label;
+	const char *text;      /* policy source, or NULL: file */
+	const char *file;      /* under srcdir */
+	const char *trace;     /* its mix, under srcdir */
+} cpol;
+
+static const cpol policies[] = {
+	{ "AlwaysAllow", "policy a { use always-allow; }", NULL, "profiles/traces/redis.trace" },
+	{ "RuntimeDefault", "policy a { use runtime-default; }", NULL, "profiles/traces/redis.trace" },
+	{ "EnhanceProtect", "policy a { use enhance-protect; }", NULL, "profiles/traces/redis.trace" },
+	{ "redis profile", NULL, "profiles/redis.pol", "profiles/traces/redis.trace" },
+	{ "postgresql profile", NULL, "profiles/postgresql.pol", "profiles/traces/postgresql.trace" },
+};
+
+/* The syscalls (x86_64 numbers) the plan allows without conditions. */
+static size_t uncond_allows(const sc_plan *pl, bool *u)
+{
+	size_t n = 0;
+	memset(u, 0, 1024 * sizeof *u);
+	const sc_archplan *ap = &pl->arch[IR_ARCH_X86_64];
+	for (uint32_t nr = 0; nr < 1024; nr++) {
+		if (!sys_known(IR_ARCH_X86_64, nr))
+			continue;
+		const sc_sysplan *s = NULL;
+		for (size_t i = 0; i < ap->n && !s; i++)
+			if (ap->v[i].nr == nr)
+				s = &ap->v[i];
+		bool allow = s ? s->n == 1 && s->v[0].act.verdict == IR_ALLOW &&
+				 s->v[0].dnf.n == 1 && s->v[0].dnf.v[0].n == 0
+			       : pl->def.verdict == IR_ALLOW;
+		u[nr] = allow;
+		n += allow;
+	}
+	return n;
+}
+
+/* Each statement as written, straight into libseccomp. */
+static scmp_filter_ctx direct(const ir_policy *p, size_t *refused)
+{
+	ir_action bad = { IR_DENY, 1 /* EPERM */ };
+	scmp_filter_ctx ctx = seccomp_init(sc_action(ir_effective(p, p->defaults[IR_SYSCALL])));
+	if (!ctx)
+		return NULL;
+	seccomp_attr_set(ctx, SCMP_FLTATR_ACT_BADARCH, sc_action(ir_effective(p, bad)));
+	*refused = 0;
+	const ir_stmt_list *sl = &p->dom[IR_SYSCALL];
+	for (size_t i = 0; i < sl->n; i++) {
+		const ir_syscall *sy = &sl->v[i].u.sys;
+		if (sy->nr[IR_ARCH_X86_64] < 0)
+			continue;
+		sc_dnf f = { 0 };
+		sc_dnf_true(&f);
+		bool big = false;
+		for (size_t j = 0; j < sy->ncond && !big; j++)
+			big = sc_dnf_and_cond(&f, &sy->conds[j], (sy->arg32 >> sy->conds[j].arg) & 1,
+					      false) != 0;
+		uint32_t act = sc_action(ir_effective(p, sl->v[i].action));
+		for (size_t j = 0; j < f.n && !big; j++)
+			if (seccomp_rule_add_exact_array(ctx, act, sy->nr[IR_ARCH_X86_64],
+							 (unsigned)f.v[j].n, f.v[j].v))
+				++*refused;
+		*refused += big;
+		sc_dnf_free(&f);
+	}
+	return ctx;
+}
+
+static int by_count_desc(const void *a, const void *b)
+{
+	const sys_freq *x = a, *y = b;
+	return x->count < y->count ? 1 : x->count > y->count ? -1 : 0;
+}
+
+static void prioritize(scmp_filter_ctx ctx, const sys_freq *mix, size_t n)
+{
+	sys_freq *v = xmalloc((n ? n : 1) * sizeof *v);
+	memcpy(v, mix, n * sizeof *v);
+	qsort(v, n, sizeof *v, by_count_desc);
+	for (size_t i = 0; i < n; i++)
+		if (v[i].arch == IR_ARCH_X86_64)
+			seccomp_syscall_priority(ctx, (int)v[i].nr, (uint8_t)(i < 254 ? 255 - i : 1));
+	free(v);
+}
+
+static int variant(const ir_policy *p, const sc_plan *pl, int k, const sys_freq *mix, size_t n,
+		   buf *out, size_t *refused, diag_ctx *d)
+{
+	*refused = 0;
+	if (k == V_POLC)
+		return sc_build_bpf(p, true, d, out);
+	if (k == V_PROFILED)
+		return sc_build_bpf_profiled(p, true, mix, n, d, out, NULL);
+	scmp_filter_ctx ctx = k == V_DIRECT1 || k == V_DIRECT2 ? direct(p, refused)
+							       : sc_filter_new(pl, d);
+	if (!ctx)
+		return -1;
+	seccomp_attr_set(ctx, SCMP_FLTATR_CTL_OPTIMIZE, k == V_DIRECT2 ? 2 : 1);
+	if (k == V_O1PRIO)
+		prioritize(ctx, mix, n);
+	int rc = sc_export(ctx, false, out, d);
+	seccomp_release(ctx);
+	return rc;
+}
+
+typedef struct { double mean, mean_cached; unsigned worst; size_t cached; } figures;
+
+static figures measure(const struct sock_filter *f, size_t len, const sys_freq *mix, size_t n,
+		       const bool *u)
+{
+	figures g = { 0, 0, 0, 0 };
+	for (uint32_t nr = 0; nr < 1024; nr++)
+		for (int v = 0; v < 2; v++) {
+			struct seccomp_data sd = { .nr = (int)nr, .arch = AUDIT_ARCH_X86_64 };
+			if (v)
+				memset(sd.args, 0xff, sizeof sd.args);
+			bpf_run_info info;
+			uint32_t ret = bpf_interp(f, len, &sd, &info);
+			if (info.steps > g.worst)
+				g.worst = info.steps;
+			if (!v && u[nr] && ret == SECCOMP_RET_ALLOW && !info.loaded_args)
+				g.cached++;
+		}
+	double w = 0;
+	for (size_t i = 0; i < n; i++) {
+		struct seccomp_data sd = { .nr = (int)mix[i].nr,
+			.arch = mix[i].arch == IR_ARCH_I386 ? AUDIT_ARCH_I386 : AUDIT_ARCH_X86_64 };
+		bpf_run_info info;
+		uint32_t ret = bpf_interp(f, len, &sd, &info);
+		bool cached = mix[i].arch == IR_ARCH_X86_64 && mix[i].nr < 1024 && u[mix[i].nr] &&
+			      ret == SECCOMP_RET_ALLOW && !info.loaded_args;
+		g.mean += (double)mix[i].count * info.steps;
+		g.mean_cached += cached ? 0 : (double)mix[i].count * info.steps;
+		w += (double)mix[i].count;
+	}
+	if (w > 0) {
+		g.mean /= w;
+		g.mean_cached /= w;
+	}
+	return g;
+}
+
+/* NULL on errors; *compiled: prog holds a program to free. */
+static const ir_policy *compile_one(const bench_opts *o, const cpol *c, ir_program *prog,
+				    diag_ctx *d, bool *compiled)
+{
+	compile_opts co = { 0 };
+	int rc;
+	if (c->text) {
+		rc = polc_compile_text(c->label, c->text, &co, d, prog);
+	} else {
+		char *path = xasprintf("%s/%s", o->srcdir, c->file);
+		const char *files[] = { path };
+		rc = polc_compile_files(files, 1, &co, d, prog);
+		free(path);
+	}
+	*compiled = rc == 0;
+	return rc ? NULL : ir_program_select(prog, NULL, d);
+}
+
+static void add(bresults *r, const char *variant_name, const char *pol, const char *metric,
+		const char *unit, double v)
+{
+	br_add(r, "model", "filter", variant_name, pol, metric, unit, v);
+}
+
+static int one_policy(const bench_opts *o, const cpol *c, bresults *r)
+{
+	diag_ctx d;
+	diag_init(&d);
+	ir_program prog;
+	bool compiled;
+	const ir_policy *p = compile_one(o, c, &prog, &d, &compiled);
+	char *tpath = xasprintf("%s/%s", o->srcdir, c->trace), *err = NULL;
+	sys_freq *mix = NULL;
+	size_t n = 0;
+	int rc = -1;
+	sc_plan pl;
+	if (!p || sc_plan_build(p, true, &d, &pl)) {
+		diag_print(&d, stderr, false);
+		goto out;
+	}
+	if (trace_sysmix_read(tpath, &mix, &n, &err) < 0) {
+		fprintf(stderr, "polc bench: %s\n", err);
+		br_note(r, "model", "na.filter", "%s", err);
+		free(err);
+		sc_plan_free(&pl);
+		goto out;
+	}
+	static bool u[1024];
+	size_t nu = uncond_allows(&pl, u);
+	for (int k = 0; k < NVARIANT; k++) {
+		buf b;
+		buf_init(&b);
+		size_t refused;
+		if (variant(p, &pl, k, mix, n, &b, &refused, &d)) {
+			diag_print(&d, stderr, false);
+			buf_free(&b);
+			continue;
+		}
+		const struct sock_filter *f = (const struct sock_filter *)b.data;
+		size_t len = b.len / sizeof *f;
+		figures g = measure(f, len, mix, n, u);
+		add(r, vname[k], c->label, "length", "insns", (double)len);
+		add(r, vname[k], c->label, "mean", "insns", g.mean);
+		add(r, vname[k], c->label, "worst", "insns", g.worst);
+		add(r, vname[k], c->label, "mean_cached", "insns", g.mean_cached);
+		add(r, vname[k], c->label, "cache_allows", "count", (double)g.cached);
+		add(r, vname[k], c->label, "uncond_allows", "count", (double)nu);
+		add(r, vname[k], c->label, "refused_rules", "count", (double)refused);
+		buf_free(&b);
+	}
+	br_note(r, "model", c->label, "mix %s", c->trace);
+	sc_plan_free(&pl);
+	rc = 0;
+out:
+	free(mix);
+	free(tpath);
+	if (compiled)
+		ir_program_free(&prog);
+	diag_free(&d);
+	return rc;
+}
+
+int bench_filter_cost(const bench_opts *o, bresults *r)
+{
+	int rc = 0;
+	fprintf(stderr, "polc bench: filter cost model\n");
+	for (size_t i = 0; i < sizeof policies / sizeof *policies; i++)
+		rc |= one_policy(o, &policies[i], r);
+	return rc;
+}

@@ -1,0 +1,41 @@
+#!/bin/sh
+# One redis-benchmark measurement for polc bench: redis-server on
+# 127.0.0.1:PORT started under WRAPPER (a scenario's `polc run ...  --`, a
+# tracer, or nothing), GET and SET from redis-benchmark with CONNS
+# connections, then SHUTDOWN and the wrapper's exit status.
+#   sh bench/redis.sh PORT REQUESTS CONNS DIR [WRAPPER...]
+# Prints "GET <req/s>", "SET <req/s>", "exit <status>"; exit 1 when the
+# server did not come up or the benchmark printed nothing.
+set -u
+PORT=$1 N=$2 C=$3 D=$4
+shift 4
+stop() { redis-cli -h 127.0.0.1 -p "$PORT" shutdown nosave >/dev/null 2>&1 || true; }
+trap 'stop; kill ${b:-} ${w:-} 2>/dev/null' EXIT
+trap 'exit 1' INT TERM
+"$@" redis-server --port "$PORT" --bind 127.0.0.1 --dir "$D" --save '' \
+	--appendonly no --daemonize no --logfile '' >"$D/redis-server.out" 2>&1 &
+w=$!
+i=0
+until redis-cli -h 127.0.0.1 -p "$PORT" ping >/dev/null 2>&1; do
+	i=$((i + 1))
+	if [ $i -gt 600 ] || ! kill -0 $w 2>/dev/null; then
+		echo "redis.sh: redis-server did not start:" >&2
+		tail -n 5 "$D/redis-server.out" >&2
+		exit 1
+	fi
+	sleep 0.05
+done
+# In the background: a signal's trap runs at once during `wait`, not after
+# a foreground command. -q: one "NAME: N requests per second" line per test.
+redis-benchmark -h 127.0.0.1 -p "$PORT" -c "$C" -n "$N" -t get,set -q >"$D/rb.raw" 2>/dev/null &
+b=$!
+wait $b
+b=
+tr '\r' '\n' <"$D/rb.raw" | awk '/requests per second/ { sub(":", "", $1); print $1, $2 }' >"$D/rb.out"
+stop
+wait $w
+st=$?
+w=
+[ -s "$D/rb.out" ] || { echo "redis.sh: redis-benchmark printed nothing" >&2; exit 1; }
+cat "$D/rb.out"
+echo "exit $st"

@@ -1,0 +1,566 @@
+/* report.c - the bench results as markdown and JSON. Both read only the
+ * result table; ratios are computed here (results.c: per-round pairs). */
+#include "bench.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+static const char *const envs[] = { "native", "lab" };
+static const char *const backends[] = { "seccomp", "apparmor", "bpf" };
+static const char *const micro_tests[] = { "getppid", "openat", "stat", "read4k", "pipe",
+					   "fork", "execl", "spawn" };
+static const char *const tracers[] = { "ebpf", "ptrace", "strace" };
+
+static const char *backend_title(const char *b)
+{
+	return !strcmp(b, "apparmor") ? "AppArmor" : !strcmp(b, "bpf") ? "BPF LSM" : b;
+}
+
+static const char *env_title(const char *e)
+{
+	return !strcmp(e, "lab") ? "lab (qemu TCG)" : e;
+}
+
+/* The baseline of a section: NoProtect, or the untraced server. */
+static const char *base_scenario(const char *section)
+{
+	return !strcmp(section, "tracers") ? "untraced" : "NoProtect";
+}
+
+static bool ratio(const bresults *r, const char *env, const char *section, const char *backend,
+		  const char *scenario, const char *metric, double *m, double *lo, double *hi)
+{
+	const bseries *s = br_find(r, env, section, backend, scenario, metric);
+	const bseries *b = br_find(r, env, section, "-", base_scenario(section), metric);
+	return br_ratio(s, b, m, lo, hi);
+}
+
+static void cell_ratio(buf *out, const bresults *r, const char *env, const char *section,
+		       const char *backend, const char *scenario, const char *metric)
+{
+	double m, lo, hi;
+	if (ratio(r, env, section, backend, scenario, metric, &m, &lo, &hi))
+		buf_printf(out, " %.3f [%.2f–%.2f] |", m, lo, hi);
+	else
+		buf_puts(out, " n/a |");
+}
+
+static bool has(const bresults *r, const char *env, const char *section, const char *backend)
+{
+	for (size_t i = 0; i < r->n; i++)
+		if (!strcmp(r->s[i].env, env) && !strcmp(r->s[i].section, section) &&
+		    !strcmp(r->s[i].backend, backend) && r->s[i].n)
+			return true;
+	return false;
+}
+
+static double med(const bresults *r, const char *env, const char *section, const char *backend,
+		  const char *scenario, const char *metric)
+{
+	const bseries *s = br_find(r, env, section, backend, scenario, metric);
+	return s ? br_median(s->v, s->n) : NAN;
+}
+
+static const char *note(const bresults *r, const char *env, const char *key)
+{
+	const char *v = br_get(r, env, key);
+	return v ? v : "?";
+}
+
+static size_t rounds_of(const bresults *r, const char *env, const char *section)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < r->n; i++)
+		if (!strcmp(r->s[i].env, env) && !strcmp(r->s[i].section, section) &&
+		    r->s[i].n > n)
+			n = r->s[i].n;
+	return n;
+}
+
+/* ---- markdown sections ---- */
+
+static void md_head(const bench_opts *o, const bresults *r, buf *out)
+{
+	buf_printf(out, "# polc bench\n\n`%s` — polc %s, mode %s; started %s, finished %s "
+		   "(%s s on the host).\n\n", note(r, "run", "command"), POLC_VERSION,
+		   note(r, "run", "mode"), note(r, "native", "started"),
+		   note(r, "native", "finished"), note(r, "native", "wall_seconds"));
+	(void)o;
+	buf_puts(out, "**How to read it.** Every timed figure is a *cost ratio* against "
+		 "NoProtect (no enforcer) in the same environment: 1.00 = no cost, 1.10 = 10 % "
+		 "slower. For throughput (req/s, tps) the ratio is inverted (NoProtect ÷ "
+		 "scenario) so that higher always means slower. Rounds are interleaved (each "
+		 "round runs every configuration once, starting at a different one), each "
+		 "configuration is paired with NoProtect of the same round, and the table shows "
+		 "the median of those per-round ratios with [min–max]. Absolute times are not "
+		 "compared: the host is a shared 2-core VM whose syscalls are slow, and in the "
+		 "lab qemu emulates the CPU in software (TCG), which inflates absolute times "
+		 "many-fold and differently per operation; only ratios within one environment "
+		 "mean anything. The JSON output keeps the raw per-round values.\n\n");
+}
+
+static void md_where(const bresults *r, buf *out)
+{
+	buf_puts(out, "## Where the figures come from\n\n| environment | machine | kernel | LSMs "
+		 "| rounds | runs taken (UTC, 1-min load average at start) |\n|---|---|---|---|---|---|\n");
+	static const char *const sections[] = { "micro", "redis", "pgbench", "tracers", "soak",
+						"compile", "lab" };
+	for (size_t e = 0; e < 2; e++) {
+		if (!br_get(r, envs[e], "kernel"))
+			continue;
+		buf_printf(out, "| %s | %s | %s | %s | %s |", env_title(envs[e]),
+			   note(r, envs[e], "machine"), note(r, envs[e], "kernel"),
+			   note(r, envs[e], "lsm"), note(r, envs[e], "rounds"));
+		for (size_t s = 0; s < sizeof sections / sizeof *sections; s++) {
+			char k[64];
+			snprintf(k, sizeof k, "%s.start", sections[s]);
+			const char *v = br_get(r, envs[e], k);
+			if (v)
+				buf_printf(out, " %s from %s;", sections[s], v);
+		}
+		buf_puts(out, " |\n");
+	}
+	buf_puts(out, "\nThe filter cost model counts BPF instructions in an interpreter, so it "
+		 "depends on no machine. The lab boots Debian's kernel in qemu with AppArmor and "
+		 "BPF LSM (docs/lab.md) on the host's userland; its micro and macro figures are "
+		 "ratios within the lab.\n\n");
+}
+
+static void md_summary(const bresults *r, buf *out)
+{
+	buf_puts(out, "## Summary\n\n");
+	double m, lo, hi;
+	buf_puts(out, "- **EnhanceProtect on redis-benchmark** (cost ratio GET / SET):");
+	bool any = false;
+	for (size_t e = 0; e < 2; e++)
+		for (size_t b = 0; b < 3; b++) {
+			if (!has(r, envs[e], "redis", backends[b]))
+				continue;
+			buf_printf(out, "%s %s %s ", any ? ";" : "", backend_title(backends[b]),
+				   envs[e]);
+			for (int k = 0; k < 2; k++) {
+				const char *met = k ? "SET" : "GET";
+				if (ratio(r, envs[e], "redis", backends[b], "EnhanceProtect", met, &m, &lo, &hi))
+					buf_printf(out, "%s%.3f", k ? " / " : "", m);
+				else
+					buf_printf(out, "%sn/a", k ? " / " : "");
+			}
+			any = true;
+		}
+	buf_puts(out, any ? ".\n" : " not measured.\n");
+	if (has(r, "native", "tracers", "-")) {
+		buf_puts(out, "- **Recorders on redis-benchmark** (cost ratio to untraced, GET / SET):");
+		for (size_t t = 0; t < 3; t++) {
+			buf_printf(out, "%s %s ", t ? ";" : "", tracers[t]);
+			for (int k = 0; k < 2; k++) {
+				const char *met = k ? "SET" : "GET";
+				if (ratio(r, "native", "tracers", "-", tracers[t], met, &m, &lo, &hi))
+					buf_printf(out, "%s%.2f", k ? " / " : "", m);
+				else
+					buf_printf(out, "%sn/a", k ? " / " : "");
+			}
+		}
+		buf_puts(out, ".\n");
+	}
+	double polc = med(r, "model", "filter", "polc", "EnhanceProtect", "mean");
+	if (!isnan(polc))
+		buf_printf(out, "- **seccomp instructions per syscall**, EnhanceProtect on the recorded "
+			   "Redis mix: polc %.2f, polc --profile-from %.2f; libseccomp on the same "
+			   "rules at optimize 1: %.2f, optimize 2: %.2f (polc's own); the statements "
+			   "as written into libseccomp: O1 %.2f, O2 %.2f.\n", polc,
+			   med(r, "model", "filter", "polc profiled", "EnhanceProtect", "mean"),
+			   med(r, "model", "filter", "plan O1", "EnhanceProtect", "mean"), polc,
+			   med(r, "model", "filter", "direct O1", "EnhanceProtect", "mean"),
+			   med(r, "model", "filter", "direct O2", "EnhanceProtect", "mean"));
+	double c100 = med(r, "native", "compile", "front end", "generated 100", "time");
+	double c10k = med(r, "native", "compile", "front end", "generated 10000", "time");
+	if (!isnan(c10k))
+		buf_printf(out, "- **Compiler**: a 10,000-statement policy parses and checks in "
+			   "%.0f ms (100 statements: %.1f ms); see the table for each backend.\n",
+			   c10k, c100);
+	const bseries *lost = br_find(r, "native", "soak", "-", "ebpf", "lost");
+	if (lost && lost->n)
+		buf_printf(out, "- **Endurance**: %s minutes of redis-benchmark under `polc record`: "
+			   "%.0f events lost, recorder RSS %.0f kB at 1 minute, %.0f kB at the end.\n",
+			   note(r, "native", "soak.minutes"), lost->v[0],
+			   med(r, "native", "soak", "-", "ebpf", "rss_kb_1m"),
+			   med(r, "native", "soak", "-", "ebpf", "rss_kb_end"));
+	buf_puts(out, "\n");
+}
+
+static void md_scenarios(const bresults *r, buf *out)
+{
+	buf_puts(out, "## Scenarios\n\nEach scenario is one policy `use`-ing a preset of the "
+		 "rule library (`polc rules`, rules/presets.pol), run with `polc run --target T "
+		 "--allow-partial`. Where a target cannot enforce a statement exactly, it is built "
+		 "without it (or with its enforceable part): the table says how many statements "
+		 "each target leaves out, so a cheap cell may also be a less protective one.\n\n"
+		 "| scenario | preset | seccomp | AppArmor | BPF LSM |\n|---|---|---|---|---|\n"
+		 "| NoProtect | none (plain exec) | – | – | – |\n");
+	for (int s = 1; s < BENCH_NSCEN; s++) {
+		buf_printf(out, "| %s | `%s` |", bench_scenarios[s], bench_scenario_rule[s]);
+		for (size_t b = 0; b < 3; b++) {
+			char k[96];
+			snprintf(k, sizeof k, "partial.%s.%s", bench_scenarios[s], backends[b]);
+			const char *v = br_get(r, "model", k);
+			if (!v)
+				buf_puts(out, " ? |");
+			else if (!strcmp(v, "0"))
+				buf_puts(out, " exact |");
+			else
+				buf_printf(out, " partial: %s statements not enforced exactly |", v);
+		}
+		buf_puts(out, "\n");
+	}
+	buf_puts(out, "\nWhere each backend ran:\n\n");
+	for (size_t e = 0; e < 2; e++) {
+		if (!br_get(r, envs[e], "kernel"))
+			continue;
+		for (size_t b = 0; b < 3; b++) {
+			char k[64];
+			snprintf(k, sizeof k, "runs.%s", backends[b]);
+			if (br_get(r, envs[e], k)) {
+				buf_printf(out, "- %s, %s: measured.\n", env_title(envs[e]),
+					   backend_title(backends[b]));
+				continue;
+			}
+			snprintf(k, sizeof k, "na.%s", backends[b]);
+			const char *why = br_get(r, envs[e], k);
+			if (why)
+				buf_printf(out, "- %s, %s: n/a here (%s)%s.\n", env_title(envs[e]),
+					   backend_title(backends[b]), why,
+					   strcmp(envs[e], "lab") ? "; use --vm" : "");
+		}
+	}
+	const char *lab = br_get(r, "lab", "na.lab");
+	if (lab)
+		buf_printf(out, "- lab: %s\n", lab);
+	else if (!br_get(r, "lab", "kernel"))
+		buf_puts(out, "- lab: not run (polc bench --vm runs AppArmor and BPF LSM there).\n");
+	buf_puts(out, "\n");
+}
+
+static void md_scen_table(const bresults *r, buf *out, const char *section,
+			  const char *const *metrics, size_t nmet)
+{
+	buf_puts(out, "| environment | backend | benchmark | AlwaysAllow | RuntimeDefault | "
+		 "EnhanceProtect |\n|---|---|---|---|---|---|\n");
+	for (size_t e = 0; e < 2; e++)
+		for (size_t b = 0; b < 3; b++) {
+			if (!has(r, envs[e], section, backends[b]))
+				continue;
+			for (size_t k = 0; k < nmet; k++) {
+				buf_printf(out, "| %s | %s | %s |", env_title(envs[e]),
+					   backend_title(backends[b]), metrics[k]);
+				for (int s = 1; s < BENCH_NSCEN; s++)
+					cell_ratio(out, r, envs[e], section, backends[b],
+						   bench_scenarios[s], metrics[k]);
+				buf_puts(out, "\n");
+			}
+		}
+	buf_puts(out, "\n");
+}
+
+static void md_failures(const bresults *r, buf *out, const char *prefix)
+{
+	for (size_t i = 0; i < r->nn; i++)
+		if (!strncmp(r->notes[i].key, prefix, strlen(prefix)))
+			buf_printf(out, "- %s, %s: %s\n", env_title(r->notes[i].env),
+				   r->notes[i].key + strlen(prefix), r->notes[i].value);
+}
+
+static void md_workloads(const bresults *r, buf *out)
+{
+	buf_printf(out, "## Micro benchmarks\n\nbench/micro.c (unixbench-like; one process per "
+		   "round and configuration, each test timed for a fixed interval): getppid, "
+		   "openat+close of a 4 KiB file, stat of it, pread of 4 KiB, a one-byte pipe "
+		   "round trip to a child, fork+exit+wait, fork+execl of itself+wait, "
+		   "posix_spawn of itself+wait. Rounds: native %zu, lab %zu.\n\n",
+		   rounds_of(r, "native", "micro"), rounds_of(r, "lab", "micro"));
+	md_scen_table(r, out, "micro", micro_tests, 8);
+	static const char *const rm[] = { "GET", "SET" };
+	buf_printf(out, "## Macro: redis-benchmark\n\nredis-server on 127.0.0.1 started under "
+		   "each scenario; redis-benchmark -c 50 -t get,set (unconfined client). Rounds: "
+		   "native %zu, lab %zu.\n\n", rounds_of(r, "native", "redis"),
+		   rounds_of(r, "lab", "redis"));
+	md_scen_table(r, out, "redis", rm, 2);
+	static const char *const pm[] = { "select-only" };
+	buf_puts(out, "## Macro: pgbench\n\nA throw-away PostgreSQL cluster (scale 2, fsync off) "
+		 "on 127.0.0.1 started under each scenario; pgbench -S -c 4 -j 2 (read-only).\n\n");
+	const char *na = br_get(r, "native", "na.pgbench");
+	if (na)
+		buf_printf(out, "Skipped: %s\n\n", na);
+	else
+		md_scen_table(r, out, "pgbench", pm, 1);
+	buf_puts(out, "Configurations that failed (left out from then on):\n\n");
+	size_t before = out->len;
+	md_failures(r, out, "fail.");
+	if (out->len == before)
+		buf_puts(out, "- none\n");
+	buf_puts(out, "\n");
+}
+
+static void md_filter(const bresults *r, buf *out)
+{
+	static const char *const pols[] = { "AlwaysAllow", "RuntimeDefault", "EnhanceProtect",
+					    "redis profile", "postgresql profile" };
+	static const char *const vars[] = { "polc", "polc profiled", "plan O1", "plan O1+prio",
+					    "direct O1", "direct O2" };
+	if (!br_find(r, "model", "filter", "polc", "AlwaysAllow", "mean"))
+		return;
+	buf_puts(out, "## seccomp filter cost model\n\nBPF instructions executed per syscall, "
+		 "counted by polc's cBPF interpreter on the filters themselves (no timing). *mean*: "
+		 "weighted by the workload's recorded syscall mix (profiles/traces/: the Redis "
+		 "trace for the presets and the Redis profile, the PostgreSQL trace for its "
+		 "profile; arguments 0, a trace has no values). *cached*: the same, with the "
+		 "syscalls the kernel's action cache (Linux 5.11+) skips counted as 0: those "
+		 "allowed without reading an argument. *worst*: the longest path over every "
+		 "x86_64 syscall number. *cache path*: of the syscalls the policy allows "
+		 "unconditionally, how many the filter decides without an argument load.\n\n"
+		 "Variants: **polc** is what `polc build --target seccomp` writes (polc's plan of "
+		 "disjoint regions, given to libseccomp with its binary-tree layout, optimize 2 — "
+		 "so \"libseccomp optimize 2 on the same rules\" is this row); **polc profiled** "
+		 "adds `--profile-from` the workload's trace; **plan O1** is the same rules at "
+		 "libseccomp's optimize 1 (linear), **+prio** with seccomp_syscall_priority() "
+		 "from the mix, libseccomp's own hint; **direct** adds the policy's syscall "
+		 "statements to libseccomp as written (as a hand-written program or runc would: "
+		 "libseccomp's default action and merging; mount/network/ptrace/signal statements "
+		 "are left out), at optimize 1 and 2.\n\n"
+		 "| policy | variant | length | mean | cached | worst | cache path |\n"
+		 "|---|---|---|---|---|---|---|\n");
+	for (size_t p = 0; p < 5; p++)
+		for (size_t v = 0; v < 6; v++) {
+			double len = med(r, "model", "filter", vars[v], pols[p], "length");
+			if (isnan(len))
+				continue;
+			buf_printf(out, "| %s | %s | %.0f | %.2f | %.2f | %.0f | %.0f/%.0f |", pols[p],
+				   vars[v], len, med(r, "model", "filter", vars[v], pols[p], "mean"),
+				   med(r, "model", "filter", vars[v], pols[p], "mean_cached"),
+				   med(r, "model", "filter", vars[v], pols[p], "worst"),
+				   med(r, "model", "filter", vars[v], pols[p], "cache_allows"),
+				   med(r, "model", "filter", vars[v], pols[p], "uncond_allows"));
+			double ref = med(r, "model", "filter", vars[v], pols[p], "refused_rules");
+			if (ref > 0)
+				buf_printf(out, " (libseccomp refused %.0f rules)", ref);
+			buf_puts(out, "\n");
+		}
+	buf_puts(out, "\n");
+}
+
+static void md_tracers(const bresults *r, buf *out)
+{
+	if (!has(r, "native", "tracers", "-"))
+		return;
+	buf_printf(out, "## Recorder cost\n\nredis-benchmark (-c 50, GET and SET) against "
+		   "redis-server run untraced, under `polc record --tracer ebpf`, `--tracer "
+		   "ptrace`, and `strace -f -qq -o /dev/null` (reference); cost ratio to untraced, "
+		   "median of %zu interleaved rounds [min–max]. A run counts only if the recorder "
+		   "exited 0 (`polc record` fails on lost events).\n\n| recorder | GET | SET |\n"
+		   "|---|---|---|\n", rounds_of(r, "native", "tracers"));
+	for (size_t t = 0; t < 3; t++) {
+		buf_printf(out, "| %s |", tracers[t]);
+		cell_ratio(out, r, "native", "tracers", "-", tracers[t], "GET");
+		cell_ratio(out, r, "native", "tracers", "-", tracers[t], "SET");
+		buf_puts(out, "\n");
+	}
+	buf_puts(out, "\n");
+}
+
+static void md_compile(const bresults *r, buf *out)
+{
+	static const char *const inputs[] = { "rule library", "profiles", "generated 100",
+					      "generated 1000", "generated 10000" };
+	static const char *const cols[] = { "front end", "seccomp", "apparmor", "bpf" };
+	if (!br_find(r, "native", "compile", "front end", "rule library", "time"))
+		return;
+	buf_printf(out, "## Compiler cost\n\nIn process, milliseconds (median of %zu): the front "
+		   "end (parse, check, lower to IR) and each backend (check + emit, --allow-partial) "
+		"for the whole input. Rule library: %s. Profiles: %s. Generated policies: per 10 "
+		   "statements 7 file globs, 1 network port, 1 exec path and 1 syscall with an "
+		   "argument condition, syscalls taken in turn from the x86_64 table.\n\n"
+		   "| input | front end | seccomp | AppArmor | BPF LSM | total |\n"
+		   "|---|---|---|---|---|---|\n", rounds_of(r, "native", "compile"),
+		   note(r, "native", "compile.rule library"), note(r, "native", "compile.profiles"));
+	double tot[5] = { 0 };
+	for (size_t i = 0; i < 5; i++) {
+		if (!br_find(r, "native", "compile", "front end", inputs[i], "time"))
+			continue;
+		buf_printf(out, "| %s |", inputs[i]);
+		bool whole = true;
+		for (size_t c = 0; c < 4; c++) {
+			double v = med(r, "native", "compile", cols[c], inputs[i], "time");
+			char k[128];
+			snprintf(k, sizeof k, "compile.refused.%s.%s", inputs[i], cols[c]);
+			const char *why = br_get(r, "native", k);
+			if (why || isnan(v)) {
+				buf_printf(out, " refused: %s |", why ? why : "?");
+				whole = false;
+				continue;
+			}
+			tot[i] += v;
+			buf_printf(out, " %.1f |", v);
+		}
+		buf_printf(out, whole ? " %.1f |\n" : " (%.1f without the refusal) |\n", tot[i]);
+		if (!whole)
+			tot[i] = NAN;
+	}
+	if (tot[2] > 0 && tot[4] > 0)
+		buf_printf(out, "\nGrowth from 100 to 10,000 statements (100×): total ×%.0f "
+			   "(exponent %.2f; 1.00 is linear); front end ×%.0f, seccomp ×%.0f, "
+			   "AppArmor ×%.0f, BPF ×%.0f.\n", tot[4] / tot[2], log(tot[4] / tot[2]) / log(100),
+			   med(r, "native", "compile", "front end", inputs[4], "time") /
+			   med(r, "native", "compile", "front end", inputs[2], "time"),
+			   med(r, "native", "compile", "seccomp", inputs[4], "time") /
+			   med(r, "native", "compile", "seccomp", inputs[2], "time"),
+			   med(r, "native", "compile", "apparmor", inputs[4], "time") /
+			   med(r, "native", "compile", "apparmor", inputs[2], "time"),
+			   med(r, "native", "compile", "bpf", inputs[4], "time") /
+			   med(r, "native", "compile", "bpf", inputs[2], "time"));
+	const char *len = br_get(r, "native", "compile.seccomp_insns.generated 10000");
+	if (len)
+		buf_printf(out, "\nThe 10,000-statement policy's seccomp filter is %s BPF instructions "
+			   "(1,000 syscall statements; the kernel loads at most 4,096).\n", len);
+	buf_puts(out, "\n");
+}
+
+static void md_soak(const bresults *r, buf *out)
+{
+	const char *fail = br_get(r, "native", "fail.soak");
+	if (!fail && !br_find(r, "native", "soak", "-", "ebpf", "lost"))
+		return;
+	buf_puts(out, "## Endurance\n\n`polc record --tracer ebpf` on redis-server while "
+		 "redis-benchmark (-c 50, GET and SET, 20,000 requests a run) runs in a loop; the "
+		 "recorder's resident set (VmRSS) and peak (VmHWM) sampled at 1 minute and at the "
+		 "end.\n\n");
+	if (fail) {
+		buf_printf(out, "Failed: %s\n\n", fail);
+		return;
+	}
+	buf_printf(out, "| seconds | requests | syscall events | lost | RSS 1 min | RSS end | "
+		   "peak 1 min | peak end |\n|---|---|---|---|---|---|---|---|\n"
+		   "| %.0f | %.0f | %.0f | %.0f | %.0f kB | %.0f kB | %.0f kB | %.0f kB |\n\n",
+		   med(r, "native", "soak", "-", "ebpf", "seconds"),
+		   med(r, "native", "soak", "-", "ebpf", "requests"),
+		   med(r, "native", "soak", "-", "ebpf", "events"),
+		   med(r, "native", "soak", "-", "ebpf", "lost"),
+		   med(r, "native", "soak", "-", "ebpf", "rss_kb_1m"),
+		   med(r, "native", "soak", "-", "ebpf", "rss_kb_end"),
+		   med(r, "native", "soak", "-", "ebpf", "hwm_kb_1m"),
+		   med(r, "native", "soak", "-", "ebpf", "hwm_kb_end"));
+}
+
+void bench_markdown(const bench_opts *o, const bresults *r, buf *out)
+{
+	md_head(o, r, out);
+	md_where(r, out);
+	md_summary(r, out);
+	md_scenarios(r, out);
+	md_workloads(r, out);
+	md_filter(r, out);
+	md_tracers(r, out);
+	md_compile(r, out);
+	md_soak(r, out);
+}
+
+/* ---- JSON ---- */
+
+static void json_str(buf *out, const char *s)
+{
+	buf_puts(out, "\"");
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c == '"' || c == '\\')
+			buf_printf(out, "\\%c", c);
+		else if (c < 0x20)
+			buf_printf(out, "\\u%04x", c);
+		else
+			buf_put(out, s, 1);
+	}
+	buf_puts(out, "\"");
+}
+
+static void json_num(buf *out, double v)
+{
+	if (isfinite(v))
+		buf_printf(out, "%.6g", v);
+	else
+		buf_puts(out, "null");
+}
+
+static void json_env(buf *out, const bresults *r, const char *env, bool *first)
+{
+	bool any = false;
+	for (size_t i = 0; i < r->nn; i++) {
+		if (strcmp(r->notes[i].env, env))
+			continue;
+		buf_puts(out, any ? ",\n      " : (*first ? "\n    " : ",\n    "));
+		if (!any) {
+			json_str(out, env);
+			buf_puts(out, ": {\n      ");
+		}
+		any = true;
+		*first = false;
+		json_str(out, r->notes[i].key);
+		buf_puts(out, ": ");
+		json_str(out, r->notes[i].value);
+	}
+	if (any)
+		buf_puts(out, "\n    }");
+}
+
+static void json_series(buf *out, const bresults *r, const bseries *s)
+{
+	buf_puts(out, "    {\"env\": ");
+	json_str(out, s->env);
+	buf_puts(out, ", \"section\": ");
+	json_str(out, s->section);
+	buf_puts(out, ", \"backend\": ");
+	json_str(out, s->backend);
+	buf_puts(out, ", \"scenario\": ");
+	json_str(out, s->scenario);
+	buf_puts(out, ", \"metric\": ");
+	json_str(out, s->metric);
+	buf_puts(out, ", \"unit\": ");
+	json_str(out, s->unit);
+	buf_puts(out, ", \"values\": [");
+	for (size_t j = 0; j < s->n; j++) {
+		buf_puts(out, j ? ", " : "");
+		json_num(out, s->v[j]);
+	}
+	buf_puts(out, "], \"median\": ");
+	json_num(out, br_median(s->v, s->n));
+	double m, lo, hi;
+	bool timed = !strcmp(s->section, "micro") || !strcmp(s->section, "redis") ||
+		     !strcmp(s->section, "pgbench") || !strcmp(s->section, "tracers");
+	if (timed && strcmp(s->scenario, base_scenario(s->section)) &&
+	    ratio(r, s->env, s->section, s->backend, s->scenario, s->metric, &m, &lo, &hi)) {
+		buf_puts(out, ", \"cost_ratio\": {\"median\": ");
+		json_num(out, m);
+		buf_puts(out, ", \"min\": ");
+		json_num(out, lo);
+		buf_puts(out, ", \"max\": ");
+		json_num(out, hi);
+		buf_puts(out, "}");
+	}
+	buf_puts(out, "}");
+}
+
+void bench_json(const bench_opts *o, const bresults *r, buf *out)
+{
+	(void)o;
+	buf_puts(out, "{\n  \"polc_version\": ");
+	json_str(out, POLC_VERSION);
+	buf_puts(out, ",\n  \"cost_ratio\": \"scenario / baseline of the same round for times, "
+		 "baseline / scenario for throughput: > 1 is slower\",\n  \"environments\": {");
+	static const char *const all[] = { "run", "native", "lab", "model" };
+	bool first = true;
+	for (size_t e = 0; e < 4; e++)
+		json_env(out, r, all[e], &first);
+	buf_puts(out, "\n  },\n  \"series\": [\n");
+	for (size_t i = 0; i < r->n; i++) {
+		json_series(out, r, &r->s[i]);
+		buf_puts(out, i + 1 < r->n ? ",\n" : "\n");
+	}
+	buf_puts(out, "  ]\n}\n");
+}

@@ -1,0 +1,701 @@
+/* run.c - the timed workloads of polc bench: micro benchmarks, redis,
+ * pgbench under each scenario x backend; redis under each recorder; the
+ * recorder's endurance; and the lab (qemu) run of our own lab half.
+ *
+ * Every measurement is one child process (the micro program, or a script
+ * under bench/ that starts a server on a loopback port, drives it and
+ * stops it on every exit path) whose stdout is "key value" lines. Rounds
+ * are interleaved: round i runs every configuration once, starting at a
+ * different one each round, so a slow minute on the shared machine hits
+ * all of them alike; ratios are then taken within a round (results.c).
+ * A configuration that fails once is reported and left out from then on.
+ */
+#include "bench.h"
+#include "../compiler/diag.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* ---- parameters per mode and environment ---- */
+
+typedef struct {
+	int reps;
+	double micro_secs;
+	int redis_n;
+	int pg_secs;
+	int tracer_n;
+} params;
+
+static params params_for(const bench_opts *o)
+{
+	/* The lab runs under TCG: every syscall costs tens of times more, so
+	 * fewer requests give a run of similar length. */
+	static const params native[] = {
+		[MODE_FULL] = { 7, 0.3, 100000, 10, 100000 },
+		[MODE_QUICK] = { 5, 0.1, 30000, 3, 30000 },
+		[MODE_SMOKE] = { 1, 0.01, 1000, 1, 1000 },
+	};
+	static const params lab[] = {
+		[MODE_FULL] = { 5, 0.3, 10000, 5, 10000 },
+		[MODE_QUICK] = { 5, 0.1, 3000, 2, 3000 },
+		[MODE_SMOKE] = { 1, 0.01, 500, 1, 500 },
+	};
+	params p = o->in_lab ? lab[o->mode] : native[o->mode];
+	if (o->reps > 0)
+		p.reps = o->reps;
+	return p;
+}
+
+/* ---- child processes ---- */
+
+typedef struct { const char **v; size_t n, cap; } argv_t;
+
+static void av_push(argv_t *a, const char *s)
+{
+	xgrow(&a->v, &a->cap, a->n + 2, sizeof *a->v);
+	a->v[a->n++] = s;
+	a->v[a->n] = NULL;
+}
+
+static void av_cat(argv_t *a, const argv_t *b)
+{
+	for (size_t i = 0; i < b->n; i++)
+		av_push(a, b->v[i]);
+}
+
+static void av_free(argv_t *a)
+{
+	free(a->v);
+	memset(a, 0, sizeof *a);
+}
+
+static volatile sig_atomic_t interrupted;
+static off_t log_mark;      /* the log's size when the last child started */
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	interrupted = 1;
+}
+
+/* Run argv with stdout into out and stderr into the log; SIGTERM after
+ * timeout seconds (the scripts stop their servers on it). Returns the
+ * exit status, 128+signal, or -1 when it could not start. */
+static int run_capture(const bench_opts *o, const argv_t *a, buf *out, double timeout)
+{
+	int p[2];
+	if (pipe2(p, O_CLOEXEC) < 0)
+		return -1;
+	char *log = xasprintf("%s/bench.log", o->workdir);
+	struct stat st;
+	log_mark = stat(log, &st) ? 0 : st.st_size;
+	pid_t pid = fork();
+	if (pid == 0) {
+		int fd = open(log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+		dup2(p[1], 1);
+		if (fd >= 0)
+			dup2(fd, 2);
+		execvp(a->v[0], (char *const *)a->v);
+		fprintf(stderr, "polc bench: cannot run %s: %s\n", a->v[0], strerror(errno));
+		_exit(127);
+	}
+	free(log);
+	close(p[1]);
+	if (pid < 0) {
+		close(p[0]);
+		return -1;
+	}
+	double end = bench_now() + timeout;
+	bool termed = false;
+	for (;;) {
+		struct pollfd pf = { p[0], POLLIN, 0 };
+		int left = (int)((end - bench_now()) * 1000);
+		int rc = poll(&pf, 1, left > 0 ? (left < 500 ? left : 500) : 0);
+		if ((interrupted || bench_now() > end) && !termed) {
+			kill(pid, SIGTERM);
+			termed = true;
+			end = bench_now() + 10;
+		} else if (termed && bench_now() > end) {
+			kill(pid, SIGKILL);
+		}
+		if (rc > 0) {
+			char tmp[4096];
+			ssize_t n = read(p[0], tmp, sizeof tmp);
+			if (n > 0)
+				buf_put(out, tmp, (size_t)n);
+			else if (n == 0 || errno != EINTR)
+				break;
+		}
+	}
+	close(p[0]);
+	int ws;
+	while (waitpid(pid, &ws, 0) < 0)
+		if (errno != EINTR)
+			return -1;
+	return WIFEXITED(ws) ? WEXITSTATUS(ws) : 128 + WTERMSIG(ws);
+}
+
+/* The value of "key value" in out, or NAN. */
+static double kv(const buf *out, const char *key)
+{
+	size_t kl = strlen(key);
+	for (const char *l = out->data; l && l < out->data + out->len;) {
+		const char *nl = memchr(l, '\n', (size_t)(out->data + out->len - l));
+		if (!strncmp(l, key, kl) && l[kl] == ' ')
+			return strtod(l + kl + 1, NULL);
+		l = nl ? nl + 1 : NULL;
+	}
+	return NAN;
+}
+
+/* The last lines the last child wrote to the log, for a failure note. */
+static char *log_tail(const bench_opts *o)
+{
+	char *path = xasprintf("%s/bench.log", o->workdir);
+	FILE *f = fopen(path, "r");
+	free(path);
+	if (f)
+		fseek(f, log_mark, SEEK_SET);
+	char line[512], last[2][512] = { "", "" };
+	while (f && fgets(line, sizeof line, f)) {
+		line[strcspn(line, "\n")] = 0;
+		if (*line) {
+			memcpy(last[0], last[1], sizeof last[0]);
+			snprintf(last[1], sizeof last[1], "%s", line);
+		}
+	}
+	if (f)
+		fclose(f);
+	return xasprintf("%s%s%s", last[0], *last[0] ? " / " : "", last[1]);
+}
+
+/* A free loopback TCP port (the kernel's choice; the servers bind it
+ * moments later). */
+static int free_port(void)
+{
+	int s = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	struct sockaddr_in a = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	socklen_t len = sizeof a;
+	int port = 16379 + getpid() % 1000;
+	if (s >= 0 && !bind(s, (struct sockaddr *)&a, sizeof a) &&
+	    !getsockname(s, (struct sockaddr *)&a, &len))
+		port = ntohs(a.sin_port);
+	if (s >= 0)
+		close(s);
+	return port;
+}
+
+/* ---- configurations: NoProtect, then scenario x backend ---- */
+
+typedef struct {
+	const char *backend;   /* "-": NoProtect */
+	int scen;
+	bool dead;
+	char *policy;          /* file */
+} cfg;
+
+typedef struct {
+	cfg v[1 + 3 * (BENCH_NSCEN - 1)];
+	size_t n;
+} cfgset;
+
+static char *policy_file(const bench_opts *o, int scen)
+{
+	char *path = xasprintf("%s/%s.pol", o->workdir, bench_scenario_rule[scen]);
+	char *text = xasprintf("# polc bench scenario %s\npolicy polc_bench_%d { use %s; }\n",
+			       bench_scenarios[scen], scen, bench_scenario_rule[scen]);
+	if (write_file_atomic(path, text, strlen(text)) < 0)
+		fprintf(stderr, "polc bench: cannot write %s: %s\n", path, strerror(errno));
+	free(text);
+	return path;
+}
+
+static void wrapper(const bench_opts *o, const cfg *c, argv_t *a)
+{
+	if (!strcmp(c->backend, "-"))
+		return;
+	av_push(a, o->polc);
+	av_push(a, "run");
+	av_push(a, "--target");
+	av_push(a, c->backend);
+	av_push(a, "--allow-partial");
+	av_push(a, c->policy);
+	av_push(a, "--");
+}
+
+/* Can `polc run --target backend` confine a child here? */
+static bool backend_runs(const bench_opts *o, bresults *r, const char *backend, const char *pol)
+{
+	argv_t a = { 0 };
+	cfg c = { backend, 1, false, (char *)pol };
+	wrapper(o, &c, &a);
+	av_push(&a, "true");
+	buf out;
+	buf_init(&out);
+	int rc = run_capture(o, &a, &out, 120);
+	buf_free(&out);
+	av_free(&a);
+	if (rc) {
+		char *why = log_tail(o);
+		char key[64];
+		snprintf(key, sizeof key, "na.%s", backend);
+		br_note(r, NATIVE_ENV(o), key, "%s", why);
+		free(why);
+	}
+	return rc == 0;
+}
+
+static void configs(const bench_opts *o, bresults *r, cfgset *cs)
+{
+	static const char *const backends[] = { "seccomp", "apparmor", "bpf" };
+	char *pol[BENCH_NSCEN];
+	for (int s = 0; s < BENCH_NSCEN; s++)
+		pol[s] = s ? policy_file(o, s) : NULL;
+	memset(cs, 0, sizeof *cs);
+	cs->v[cs->n++] = (cfg){ "-", 0, false, NULL };
+	for (size_t b = 0; b < 3; b++) {
+		if (!backend_runs(o, r, backends[b], pol[1]))
+			continue;
+		char key[64];
+		snprintf(key, sizeof key, "runs.%s", backends[b]);
+		br_note(r, NATIVE_ENV(o), key, "yes");
+		for (int s = 1; s < BENCH_NSCEN; s++)
+			cs->v[cs->n++] = (cfg){ backends[b], s, false, xstrdup(pol[s]) };
+	}
+	for (int s = 1; s < BENCH_NSCEN; s++)
+		free(pol[s]);
+}
+
+static void configs_free(cfgset *cs)
+{
+	for (size_t i = 0; i < cs->n; i++)
+		free(cs->v[i].policy);
+}
+
+static void fail_note(const bench_opts *o, bresults *r, const char *section, const cfg *c, int rc)
+{
+	char *why = log_tail(o), key[128];
+	snprintf(key, sizeof key, "fail.%s.%s.%s", section, c->backend, bench_scenarios[c->scen]);
+	br_note(r, NATIVE_ENV(o), key, "exit %d: %s", rc, why);
+	fprintf(stderr, "polc bench: %s %s/%s failed (exit %d), left out: %s\n", section,
+		bench_scenarios[c->scen], c->backend, rc, why);
+	free(why);
+}
+
+/* ---- one measurement per section ---- */
+
+static const char *const micro_tests[] = { "getppid", "openat", "stat", "read4k", "pipe",
+					   "fork", "execl", "spawn" };
+#define NMICRO (sizeof micro_tests / sizeof micro_tests[0])
+
+static int measure_micro(const bench_opts *o, const params *p, const cfg *c, bresults *r)
+{
+	argv_t a = { 0 };
+	char secs[32];
+	snprintf(secs, sizeof secs, "%g", p->micro_secs);
+	wrapper(o, c, &a);
+	av_push(&a, o->micro);
+	av_push(&a, "-t");
+	av_push(&a, secs);
+	av_push(&a, "all");
+	buf out;
+	buf_init(&out);
+	int rc = run_capture(o, &a, &out, 60 + 40 * NMICRO * p->micro_secs);
+	for (size_t i = 0; !rc && i < NMICRO; i++)
+		if (isnan(kv(&out, micro_tests[i])))
+			rc = 100;
+	for (size_t i = 0; !rc && i < NMICRO; i++)
+		br_add(r, NATIVE_ENV(o), "micro", c->backend, bench_scenarios[c->scen],
+		       micro_tests[i], "ns/op", kv(&out, micro_tests[i]));
+	buf_free(&out);
+	av_free(&a);
+	return rc;
+}
+
+static int redis_once(const bench_opts *o, int n, const argv_t *wrap, const char *section,
+		      const char *backend, const char *scenario, bresults *r)
+{
+	argv_t a = { 0 };
+	char port[16], num[16], *dir = xasprintf("%s/redis", o->workdir);
+	char *script = xasprintf("%s/bench/redis.sh", o->srcdir);
+	mkdir(dir, 0755);
+	snprintf(port, sizeof port, "%d", free_port());
+	snprintf(num, sizeof num, "%d", n);
+	av_push(&a, "sh");
+	av_push(&a, script);
+	av_push(&a, port);
+	av_push(&a, num);
+	av_push(&a, "50");
+	av_push(&a, dir);
+	av_cat(&a, wrap);
+	buf out;
+	buf_init(&out);
+	int rc = run_capture(o, &a, &out, 300);
+	double get = kv(&out, "GET"), set = kv(&out, "SET"), ex = kv(&out, "exit");
+	if (!rc && (isnan(get) || isnan(set)))
+		rc = 100;
+	if (!rc && ex != 0)
+		rc = 101;          /* e.g. polc record lost events */
+	if (!rc) {
+		br_add(r, NATIVE_ENV(o), section, backend, scenario, "GET", "req/s", get);
+		br_add(r, NATIVE_ENV(o), section, backend, scenario, "SET", "req/s", set);
+	}
+	buf_free(&out);
+	av_free(&a);
+	free(dir);
+	free(script);
+	return rc;
+}
+
+static int measure_redis(const bench_opts *o, const params *p, const cfg *c, bresults *r)
+{
+	argv_t w = { 0 };
+	wrapper(o, c, &w);
+	int rc = redis_once(o, p->redis_n, &w, "redis", c->backend, bench_scenarios[c->scen], r);
+	av_free(&w);
+	return rc;
+}
+
+static char *pg_dir(const bench_opts *o)
+{
+	return xasprintf("%s/pg", o->workdir);
+}
+
+static int pg_port;
+
+static int measure_pg(const bench_opts *o, const params *p, const cfg *c, bresults *r)
+{
+	argv_t a = { 0 };
+	char port[16], secs[16], *dir = pg_dir(o), *script = xasprintf("%s/bench/pgbench.sh", o->srcdir);
+	snprintf(port, sizeof port, "%d", pg_port);
+	snprintf(secs, sizeof secs, "%d", p->pg_secs);
+	av_push(&a, "sh");
+	av_push(&a, script);
+	av_push(&a, "run");
+	av_push(&a, dir);
+	av_push(&a, port);
+	av_push(&a, secs);
+	wrapper(o, c, &a);
+	buf out;
+	buf_init(&out);
+	int rc = run_capture(o, &a, &out, 120 + p->pg_secs);
+	double tps = kv(&out, "tps");
+	if (!rc && isnan(tps))
+		rc = 100;
+	if (!rc)
+		br_add(r, NATIVE_ENV(o), "pgbench", c->backend, bench_scenarios[c->scen],
+		       "select-only", "tps", tps);
+	buf_free(&out);
+	av_free(&a);
+	free(dir);
+	free(script);
+	return rc;
+}
+
+/* The rounds: every live configuration once per round, rotating the start. */
+static void rounds(const bench_opts *o, const params *p, cfgset *cs, bresults *r,
+		   const char *section,
+		   int (*measure)(const bench_opts *, const params *, const cfg *, bresults *))
+{
+	bench_stamp(r, NATIVE_ENV(o), section, "start");
+	for (int round = 0; round < p->reps && !interrupted; round++) {
+		fprintf(stderr, "polc bench: %s round %d/%d\n", section, round + 1, p->reps);
+		for (size_t j = 0; j < cs->n && !interrupted; j++) {
+			cfg *c = &cs->v[(j + (size_t)round) % cs->n];
+			if (c->dead)
+				continue;
+			int rc = measure(o, p, c, r);
+			if (rc) {
+				c->dead = true;
+				fail_note(o, r, section, c, rc);
+			}
+		}
+	}
+	bench_stamp(r, NATIVE_ENV(o), section, "end");
+	for (size_t j = 0; j < cs->n; j++)
+		cs->v[j].dead = false;
+}
+
+static bool pg_init(const bench_opts *o, bresults *r)
+{
+	argv_t a = { 0 };
+	char port[16], *dir = pg_dir(o), *script = xasprintf("%s/bench/pgbench.sh", o->srcdir);
+	pg_port = free_port();
+	snprintf(port, sizeof port, "%d", pg_port);
+	av_push(&a, "sh");
+	av_push(&a, script);
+	av_push(&a, "init");
+	av_push(&a, dir);
+	av_push(&a, port);
+	buf out;
+	buf_init(&out);
+	int rc = run_capture(o, &a, &out, 300);
+	if (rc) {
+		char *why = log_tail(o);
+		br_note(r, NATIVE_ENV(o), "na.pgbench", "%s", why);
+		free(why);
+	}
+	buf_free(&out);
+	av_free(&a);
+	free(dir);
+	free(script);
+	return rc == 0;
+}
+
+static void pg_clean(const bench_opts *o)
+{
+	argv_t a = { 0 };
+	char *dir = pg_dir(o), *script = xasprintf("%s/bench/pgbench.sh", o->srcdir);
+	av_push(&a, "sh");
+	av_push(&a, script);
+	av_push(&a, "clean");
+	av_push(&a, dir);
+	buf out;
+	buf_init(&out);
+	run_capture(o, &a, &out, 60);
+	buf_free(&out);
+	av_free(&a);
+	free(dir);
+	free(script);
+}
+
+/* ---- recorders ---- */
+
+static const char *const tracers[] = { "untraced", "ebpf", "ptrace", "strace" };
+#define NTRACERS (sizeof tracers / sizeof tracers[0])
+
+static void tracer_wrap(const bench_opts *o, size_t t, argv_t *w, char **trace)
+{
+	*trace = xasprintf("%s/%s.trace", o->workdir, tracers[t]);
+	if (t == 1 || t == 2) {
+		av_push(w, o->polc);
+		av_push(w, "record");
+		av_push(w, "--tracer");
+		av_push(w, tracers[t]);
+		av_push(w, "--no-status");
+		av_push(w, "-o");
+		av_push(w, *trace);
+		av_push(w, "--");
+	} else if (t == 3) {
+		av_push(w, "strace");
+		av_push(w, "-f");
+		av_push(w, "-qq");
+		av_push(w, "-o");
+		av_push(w, "/dev/null");
+	}
+}
+
+static void bench_tracers(const bench_opts *o, const params *p, bresults *r)
+{
+	bool dead[NTRACERS] = { false };
+	const char *env = NATIVE_ENV(o);
+	bench_stamp(r, env, "tracers", "start");
+	for (int round = 0; round < p->reps && !interrupted; round++) {
+		fprintf(stderr, "polc bench: tracers round %d/%d\n", round + 1, p->reps);
+		for (size_t j = 0; j < NTRACERS && !interrupted; j++) {
+			size_t t = (j + (size_t)round) % NTRACERS;
+			if (dead[t])
+				continue;
+			argv_t w = { 0 };
+			char *trace;
+			tracer_wrap(o, t, &w, &trace);
+			int rc = redis_once(o, p->tracer_n, &w, "tracers", "-", tracers[t], r);
+			if (rc) {
+				dead[t] = true;
+				char *why = log_tail(o), key[64];
+				snprintf(key, sizeof key, "fail.tracers.%s", tracers[t]);
+				br_note(r, env, key, "exit %d: %s", rc, why);
+				fprintf(stderr, "polc bench: recorder %s failed (exit %d), left out: %s\n",
+					tracers[t], rc, why);
+				free(why);
+			}
+			unlink(trace);
+			free(trace);
+			av_free(&w);
+		}
+	}
+	bench_stamp(r, env, "tracers", "end");
+}
+
+static void bench_soak(const bench_opts *o, double minutes, bresults *r)
+{
+	argv_t a = { 0 };
+	char mins[32], port[16], *dir = xasprintf("%s/soak", o->workdir);
+	char *script = xasprintf("%s/bench/soak.sh", o->srcdir);
+	mkdir(dir, 0755);
+	snprintf(mins, sizeof mins, "%g", minutes);
+	snprintf(port, sizeof port, "%d", free_port());
+	av_push(&a, "sh");
+	av_push(&a, script);
+	av_push(&a, o->polc);
+	av_push(&a, "ebpf");
+	av_push(&a, mins);
+	av_push(&a, port);
+	av_push(&a, dir);
+	buf out;
+	buf_init(&out);
+	fprintf(stderr, "polc bench: soak, %g minutes\n", minutes);
+	br_note(r, NATIVE_ENV(o), "soak.minutes", "%g", minutes);
+	bench_stamp(r, NATIVE_ENV(o), "soak", "start");
+	int rc = run_capture(o, &a, &out, minutes * 60 + 180);
+	bench_stamp(r, NATIVE_ENV(o), "soak", "end");
+	static const char *const keys[] = { "rss_kb_1m", "hwm_kb_1m", "rss_kb_end", "hwm_kb_end",
+					    "requests", "events", "lost", "exit", "seconds" };
+	for (size_t i = 0; !rc && i < sizeof keys / sizeof *keys; i++) {
+		double v = kv(&out, keys[i]);
+		if (!isnan(v))
+			br_add(r, NATIVE_ENV(o), "soak", "-", "ebpf", keys[i],
+			       strstr(keys[i], "_kb") ? "kB" : "count", v);
+	}
+	if (rc) {
+		char *why = log_tail(o);
+		br_note(r, NATIVE_ENV(o), "fail.soak", "exit %d: %s", rc, why);
+		free(why);
+	}
+	buf_free(&out);
+	av_free(&a);
+	free(dir);
+	free(script);
+}
+
+/* ---- the environment ---- */
+
+static void describe_env(const bench_opts *o, bresults *r)
+{
+	const char *env = NATIVE_ENV(o);
+	struct utsname u;
+	uname(&u);
+	br_note(r, env, "kernel", "%s %s", u.sysname, u.release);
+	br_note(r, env, "hostname", "%s", u.nodename);
+	FILE *f = fopen("/proc/cpuinfo", "r");
+	char line[512], model[256] = "unknown CPU";
+	while (f && fgets(line, sizeof line, f))
+		if (!strncmp(line, "model name", 10) && strchr(line, ':')) {
+			snprintf(model, sizeof model, "%s", strchr(line, ':') + 2);
+			model[strcspn(model, "\n")] = 0;
+			break;
+		}
+	if (f)
+		fclose(f);
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	long mem = sysconf(_SC_PHYS_PAGES) / 1024 * (sysconf(_SC_PAGESIZE) / 1024);
+	br_note(r, env, "machine", "%s, %ld CPU%s, %ld MiB", model, ncpu, ncpu == 1 ? "" : "s", mem);
+	f = fopen("/sys/kernel/security/lsm", "r");
+	if (f && fgets(line, sizeof line, f)) {
+		line[strcspn(line, "\n")] = 0;
+		br_note(r, env, "lsm", "%s", line);
+	} else {
+		br_note(r, env, "lsm", "not listed (securityfs not mounted)");
+	}
+	if (f)
+		fclose(f);
+}
+
+int bench_workloads(const bench_opts *o, bresults *r)
+{
+	struct sigaction sa = { .sa_handler = on_signal };
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	params p = params_for(o);
+	describe_env(o, r);
+	br_note(r, NATIVE_ENV(o), "rounds", "%d", p.reps);
+	cfgset cs;
+	if (o->sections & (BS_MICRO | BS_REDIS | BS_PGBENCH))
+		configs(o, r, &cs);
+	else
+		cs.n = 0;
+	if ((o->sections & BS_MICRO) && !interrupted)
+		rounds(o, &p, &cs, r, "micro", measure_micro);
+	if ((o->sections & BS_REDIS) && !interrupted)
+		rounds(o, &p, &cs, r, "redis", measure_redis);
+	if ((o->sections & BS_PGBENCH) && !interrupted && pg_init(o, r)) {
+		rounds(o, &p, &cs, r, "pgbench", measure_pg);
+		pg_clean(o);
+	}
+	if ((o->sections & BS_TRACERS) && !interrupted)
+		bench_tracers(o, &p, r);
+	double soak = o->soak_minutes >= 0 ? o->soak_minutes : o->mode == MODE_FULL ? 10 : 0;
+	if ((o->sections & BS_SOAK) && soak > 0 && !interrupted)
+		bench_soak(o, soak, r);
+	configs_free(&cs);
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	return interrupted ? -1 : 0;
+}
+
+/* ---- the lab ---- */
+
+int bench_lab(const bench_opts *o, bresults *r)
+{
+	char *share = xasprintf("%s/lab", o->workdir), *raw = xasprintf("%s/lab.raw", share);
+	char *runner = xasprintf("%s/tests/vm/run-in-vm.sh", o->srcdir);
+	char *sections = xasprintf("%s%s%s",
+				   o->sections & BS_MICRO ? "micro," : "",
+				   o->sections & BS_REDIS ? "redis," : "",
+				   o->sections & BS_PGBENCH ? "pgbench" : "");
+	char reps[16], timeout[16];
+	params p = params_for(&(bench_opts){ .mode = o->mode, .in_lab = true, .reps = o->reps });
+	/* boot + per round: micro ~8 tests x 10 configs, redis and pgbench */
+	int t = 240 + p.reps * 10 * (int)(NMICRO * p.micro_secs * 3 + 40 + p.pg_secs * 2);
+	snprintf(reps, sizeof reps, "%d", p.reps);
+	snprintf(timeout, sizeof timeout, "%d", t);
+	mkdir(share, 0755);
+	argv_t a = { 0 };
+	av_push(&a, "sh");
+	av_push(&a, runner);
+	av_push(&a, "--timeout");
+	av_push(&a, timeout);
+	av_push(&a, "--mem");
+	av_push(&a, "2048");
+	av_push(&a, "--share");
+	av_push(&a, share);
+	av_push(&a, "--");
+	av_push(&a, o->polc);
+	av_push(&a, "bench");
+	av_push(&a, "--in-lab");
+	av_push(&a, o->mode == MODE_QUICK ? "--quick" : o->mode == MODE_SMOKE ? "--smoke" : "--full");
+	av_push(&a, "--reps");
+	av_push(&a, reps);
+	av_push(&a, "--only");
+	av_push(&a, *sections ? sections : "micro");
+	av_push(&a, "--raw");
+	av_push(&a, raw);
+	fprintf(stderr, "polc bench: the lab (qemu, up to %d s)\n", t);
+	bench_stamp(r, "lab", "lab", "start");
+	buf out;
+	buf_init(&out);
+	int rc = run_capture(o, &a, &out, t + 60);
+	bench_stamp(r, "lab", "lab", "end");
+	buf_free(&out);
+	av_free(&a);
+	diag_ctx d;
+	diag_init(&d);
+	src_file *f = diag_read_file(&d, raw, src_loc_none());
+	if (!f || br_read_raw(r, f->text) < 0) {
+		char *why = log_tail(o);
+		br_note(r, "lab", "na.lab", "the lab run failed (exit %d): %s", rc, why);
+		fprintf(stderr, "polc bench: the lab run failed (exit %d): %s\n", rc, why);
+		free(why);
+		rc = rc ? rc : 3;
+	} else if (rc) {
+		br_note(r, "lab", "partial.lab", "the lab exited %d; its figures so far are kept", rc);
+	}
+	diag_free(&d);
+	free(share);
+	free(raw);
+	free(runner);
+	free(sections);
+	return rc ? -1 : 0;
+}

@@ -1,0 +1,127 @@
+/* cmd_bench.c - `polc bench`: options only; the work is in bench/.
+ *
+ *   polc bench [--quick|--smoke] [--vm] [-o REPORT.md] [--json FILE]
+ *              [--chart FILE.svg] [--only LIST] [--reps N] [--soak MINUTES]
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "cli/commands.h"
+#include "bench/bench.h"
+
+static const struct { const char *name; unsigned bit; } section_names[] = {
+	{ "micro", BS_MICRO }, { "redis", BS_REDIS }, { "pgbench", BS_PGBENCH },
+	{ "filter", BS_FILTER }, { "compile", BS_COMPILE }, { "tracers", BS_TRACERS },
+	{ "soak", BS_SOAK },
+};
+#define NSECTIONS (sizeof section_names / sizeof *section_names)
+
+static int parse_only(const char *list, unsigned *out)
+{
+	char *copy = xstrdup(list), *save = NULL;
+	*out = 0;
+	for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		size_t i = 0;
+		while (i < NSECTIONS && strcmp(section_names[i].name, t))
+			i++;
+		if (i == NSECTIONS) {
+			fprintf(stderr, "polc bench: no section '%s' (micro, redis, pgbench, filter, "
+				"compile, tracers, soak)\n", t);
+			free(copy);
+			return -1;
+		}
+		*out |= section_names[i].bit;
+	}
+	free(copy);
+	return *out ? 0 : -1;
+}
+
+static char *join(int argc, char **argv)
+{
+	buf b;
+	buf_init(&b);
+	buf_puts(&b, "polc");
+	for (int i = 0; i < argc; i++)
+		buf_printf(&b, " %s", argv[i]);
+	char *s = xstrdup(buf_cstr(&b));
+	buf_free(&b);
+	return s;
+}
+
+static int usage(void)
+{
+	cli_usage("bench", stderr);
+	return EXIT_USAGE;
+}
+
+int cmd_bench(int argc, char **argv)
+{
+	enum { O_QUICK = 256, O_FULL, O_SMOKE, O_VM, O_JSON, O_CHART, O_RAW, O_REPS, O_SOAK,
+	       O_ONLY, O_IN_LAB };
+	static const struct option lo[] = {
+		{ "quick", no_argument, 0, O_QUICK }, { "full", no_argument, 0, O_FULL },
+		{ "smoke", no_argument, 0, O_SMOKE }, { "vm", no_argument, 0, O_VM },
+		{ "output", required_argument, 0, 'o' }, { "json", required_argument, 0, O_JSON },
+		{ "chart", required_argument, 0, O_CHART }, { "raw", required_argument, 0, O_RAW },
+		{ "reps", required_argument, 0, O_REPS }, { "soak", required_argument, 0, O_SOAK },
+		{ "only", required_argument, 0, O_ONLY }, { "in-lab", no_argument, 0, O_IN_LAB },
+		{ "help", no_argument, 0, 'h' }, { 0, 0, 0, 0 }
+	};
+	bench_opts o = { .mode = MODE_FULL, .soak_minutes = -1, .sections = BS_ALL };
+	char *end;
+	int c;
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "o:h", lo, NULL)) != -1) {
+		switch (c) {
+		case O_QUICK: o.mode = MODE_QUICK; break;
+		case O_FULL: o.mode = MODE_FULL; break;
+		case O_SMOKE: o.mode = MODE_SMOKE; break;
+		case O_VM: o.vm = true; break;
+		case 'o': o.md = optarg; break;
+		case O_JSON: o.json = optarg; break;
+		case O_CHART: o.svg = optarg; break;
+		case O_RAW: o.raw = optarg; break;
+		case O_IN_LAB: o.in_lab = true; break;
+		case O_REPS:
+			o.reps = (int)strtol(optarg, &end, 10);
+			if (*end || o.reps < 1 || o.reps > 1000) {
+				fprintf(stderr, "polc bench: --reps wants 1..1000, not '%s'\n", optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		case O_SOAK:
+			o.soak_minutes = strtod(optarg, &end);
+			if (*end || o.soak_minutes < 0 || o.soak_minutes > 24 * 60) {
+				fprintf(stderr, "polc bench: --soak wants minutes (0..1440), not '%s'\n", optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		case O_ONLY:
+			if (parse_only(optarg, &o.sections) < 0)
+				return EXIT_USAGE;
+			break;
+		case 'h': cli_usage("bench", stdout); return EXIT_OK;
+		default:
+			fprintf(stderr, "polc bench: unknown option or missing argument: '%s'\n",
+				argv[optind - 1]);
+			return usage();
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "polc bench: unexpected argument '%s'\n", argv[optind]);
+		return usage();
+	}
+	if (o.in_lab && o.vm) {
+		fprintf(stderr, "polc bench: --in-lab is the lab's own half; it takes no --vm\n");
+		return EXIT_USAGE;
+	}
+	char *cmdline = join(argc, argv);
+	o.cmdline = cmdline;
+	int rc = bench_main(&o);
+	free(cmdline);
+	return rc;
+}
