@@ -12,6 +12,16 @@
  * that does not fit POLC_PATH_MAX is decided by the start state's worst
  * entry (fail closed); a map lookup that fails (policy being replaced)
  * also decides fail closed.
+ *
+ * Self-protection, whatever the policy says: a confined task cannot reach
+ * the enforcer's maps or programs (bpf_map, bpf_prog: by pin or by id),
+ * detach or update a link, unlink or rename anything on a BPF filesystem
+ * (a pin's last reference detaches its link), unmount a BPF filesystem or
+ * lazily unmount a tree with mounts below it (the pins die with the
+ * superblock), or leave its cgroup (a write open of cgroup.procs,
+ * cgroup.threads or tasks; clone3 with CLONE_INTO_CGROUP). Each was an
+ * escape, shown by tests/vm/t_bpf_escape.sh. These denials are not the
+ * policy's decisions: they are neither counted nor logged.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -29,6 +39,11 @@ char LICENSE[] SEC("license") = "GPL";
 #define PTRACE_MODE_ATTACH 0x02
 #define CAP_OPT_NOAUDIT 0x2
 #define EPERM_ 1
+#define MNT_DETACH_ 2
+#define BPF_FS_MAGIC_ 0xcafe4a11
+#define CGROUP_SUPER_MAGIC_ 0x27e0eb
+#define CGROUP2_SUPER_MAGIC_ 0x63677270
+#define CLONE_INTO_CGROUP_ 0x200000000ULL
 #define PBUF (POLC_PATH_MAX + 128)
 
 struct {
@@ -115,6 +130,115 @@ static __always_inline int word(__u32 policy, __u32 idx, __u32 *out)
 		return 0;
 	*out = c->w[idx & (POLC_CHUNK_WORDS - 1)];
 	return 1;
+}
+
+/* ---------------------------------------------------- self-protection */
+
+static __always_inline int own_map(const struct bpf_map *m)
+{
+	return m == (void *)&polc_cgroups || m == (void *)&polc_blob ||
+	       m == (void *)&polc_counters || m == (void *)&polc_events ||
+	       m == (void *)&polc_drops || m == (void *)&polc_paths;
+}
+
+static __always_inline __u64 sb_magic(const struct super_block *sb)
+{
+	return sb ? BPF_CORE_READ(sb, s_magic) : 0;
+}
+
+/* Name of a dentry is one of cgroup.procs, cgroup.threads, tasks. */
+static __always_inline int migration_file(const struct dentry *de)
+{
+	char n[16] = {};
+	bpf_probe_read_kernel_str(n, sizeof n, BPF_CORE_READ(de, d_name.name));
+	if (n[0] == 't')
+		return n[1] == 'a' && n[2] == 's' && n[3] == 'k' && n[4] == 's' && !n[5];
+	if (n[0] != 'c' || n[1] != 'g' || n[2] != 'r' || n[3] != 'o' || n[4] != 'u' ||
+	    n[5] != 'p' || n[6] != '.')
+		return 0;
+	if (n[7] == 'p')
+		return n[8] == 'r' && n[9] == 'o' && n[10] == 'c' && n[11] == 's' && !n[12];
+	return n[7] == 't' && n[8] == 'h' && n[9] == 'r' && n[10] == 'e' && n[11] == 'a' &&
+	       n[12] == 'd' && n[13] == 's' && !n[14];
+}
+
+/* Whether a mount has mounts below it (struct mount is the vfsmount's
+ * container: CO-RE offsets, read as plain addresses). */
+static __always_inline int has_submounts(const struct vfsmount *mnt)
+{
+	unsigned long m = (unsigned long)mnt - bpf_core_field_offset(struct mount, mnt);
+	unsigned long head = m + bpf_core_field_offset(struct mount, mnt_mounts);
+	unsigned long next = 0;
+	bpf_probe_read_kernel(&next, sizeof next, (void *)head);
+	return next && next != head;
+}
+
+SEC("lsm/bpf_map")
+int BPF_PROG(polc_bpf_map, struct bpf_map *map, fmode_t fmode, int ret)
+{
+	__u32 policy;
+	if (ret)
+		return ret;
+	return own_map(map) && policy_of_current(&policy) ? -EPERM_ : 0;
+}
+
+SEC("lsm/bpf_prog")
+int BPF_PROG(polc_bpf_prog, struct bpf_prog *prog, int ret)
+{
+	__u32 policy;
+	char n[8] = {};
+	if (ret)
+		return ret;
+	bpf_probe_read_kernel(n, 5, BPF_CORE_READ(prog, aux, name));
+	if (n[0] != 'p' || n[1] != 'o' || n[2] != 'l' || n[3] != 'c' || n[4] != '_')
+		return 0;
+	return policy_of_current(&policy) ? -EPERM_ : 0;
+}
+
+SEC("lsm/bpf")
+int BPF_PROG(polc_bpf, int cmd, union bpf_attr *attr, unsigned int size, int ret)
+{
+	__u32 policy;
+	if (ret)
+		return ret;
+	if (cmd != BPF_LINK_DETACH && cmd != BPF_LINK_UPDATE && cmd != BPF_LINK_GET_FD_BY_ID)
+		return 0;
+	return policy_of_current(&policy) ? -EPERM_ : 0;
+}
+
+SEC("lsm/inode_unlink")
+int BPF_PROG(polc_inode_unlink, struct inode *dir, struct dentry *dentry, int ret)
+{
+	__u32 policy;
+	if (ret)
+		return ret;
+	if (sb_magic(BPF_CORE_READ(dir, i_sb)) != BPF_FS_MAGIC_)
+		return 0;
+	return policy_of_current(&policy) ? -EPERM_ : 0;
+}
+
+SEC("lsm/inode_rename")
+int BPF_PROG(polc_inode_rename, struct inode *old_dir, struct dentry *old_dentry,
+	     struct inode *new_dir, struct dentry *new_dentry, int ret)
+{
+	__u32 policy;
+	if (ret)
+		return ret;
+	if (sb_magic(BPF_CORE_READ(old_dir, i_sb)) != BPF_FS_MAGIC_ &&
+	    sb_magic(BPF_CORE_READ(new_dir, i_sb)) != BPF_FS_MAGIC_)
+		return 0;
+	return policy_of_current(&policy) ? -EPERM_ : 0;
+}
+
+SEC("lsm/task_alloc")
+int BPF_PROG(polc_task_alloc, struct task_struct *task, unsigned long clone_flags, int ret)
+{
+	__u32 policy;
+	if (ret)
+		return ret;
+	if (!((__u64)clone_flags & CLONE_INTO_CGROUP_))
+		return 0;
+	return policy_of_current(&policy) ? -EPERM_ : 0;   /* current: the parent */
 }
 
 /* ---------------------------------------------------------- decisions */
@@ -274,6 +398,12 @@ int BPF_PROG(polc_file_open, struct file *file, int ret)
 	if (!policy_of_current(&policy))
 		return 0;
 	__u32 fmode = BPF_CORE_READ(file, f_mode), flags = BPF_CORE_READ(file, f_flags);
+	if (fmode & FMODE_WRITE) {
+		__u64 magic = sb_magic(BPF_CORE_READ(file, f_path.dentry, d_sb));
+		if ((magic == CGROUP2_SUPER_MAGIC_ || magic == CGROUP_SUPER_MAGIC_) &&
+		    migration_file(BPF_CORE_READ(file, f_path.dentry)))
+			return -EPERM_;   /* leaving the cgroup: self-protection */
+	}
 	__u32 c[3], n = 0;
 	if (fmode & FMODE_EXEC) {
 		c[n++] = POLC_CH_EXECP;   /* execve/uselib open: the exec permission */
@@ -393,6 +523,10 @@ int BPF_PROG(polc_sb_umount, struct vfsmount *mnt, int flags, int ret)
 		return ret;
 	if (!policy_of_current(&policy))
 		return 0;
+	/* self-protection: the pins live in the BPF filesystem's superblock */
+	if (sb_magic(BPF_CORE_READ(mnt, mnt_sb)) == BPF_FS_MAGIC_ ||
+	    ((flags & MNT_DETACH_) && has_submounts(mnt)))
+		return -EPERM_;
 	return decide_mount(policy, POLC_MOUNT_OP_UMOUNT, 0, 0);   /* target unseen: classify */
 }
 
