@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <unistd.h>
 
 enum { OPT_ALLOW_PARTIAL = 256, OPT_NO_LIBRARY, OPT_CHECK, OPT_PROFILE_FROM, OPT_WERROR, OPT_JSON, OPT_VM,
@@ -259,13 +260,22 @@ int cmd_run(int argc, char **argv)
 			!strcmp(b->name, "apparmor") ? run_confine_apparmor : run_confine_bpf;
 		r = confine(a.pol, a.allow_partial);
 	}
+	/* no_new_privs for every target (seccomp's confine sets it already):
+	 * a setuid or file-capability program the command runs must not gain
+	 * privileges beyond the ones the policy was written for. From
+	 * unconfined, AppArmor still makes the change_onexec transition. */
+	if (r == EXIT_OK && prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)) {
+		fprintf(stderr, "polc run: cannot set no_new_privs: %s\n", strerror(errno));
+		r = EXIT_SYSTEM;
+	}
 	if (r != EXIT_OK) {
 		/* never run the command unconfined */
 		cli_done(&a);
 		return r;
 	}
 	execvp(a.cmd[0], a.cmd);
-	fprintf(stderr, "polc run: cannot execute '%s': %s\n", a.cmd[0], strerror(errno));
+	int e = errno;
+	fprintf(stderr, "polc run: cannot execute '%s': %s\n", a.cmd[0], strerror(e));
 	cli_done(&a);
-	return errno == ENOENT ? 127 : 126;
+	return e == ENOENT ? 127 : 126;
 }
