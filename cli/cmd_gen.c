@@ -17,12 +17,17 @@
 #include "compiler/util.h"
 #include "tracer/gen.h"
 
-static int usage(void)
+static int usage_to(FILE *f, int rc)
 {
 	fputs("usage: polc gen [--name NAME] [--base RULE] [--include-failed] "
 	      "[--deny-default file,exec,network] [--dir-threshold N] [-o FILE] TRACE...\n",
-	      stderr);
-	return EXIT_USAGE;
+	      f);
+	return rc;
+}
+
+static int usage(void)
+{
+	return usage_to(stderr, EXIT_USAGE);
 }
 
 static bool valid_name(const char *s)
@@ -75,6 +80,7 @@ int cmd_gen(int argc, char **argv)
 	const char *out = "-";
 	char *deny = NULL;
 	optind = 1;
+	opterr = 0;   /* our message names the command: "polc gen: ..." */
 	int c;
 	while ((c = getopt_long(argc, argv, "n:o:h", lo, NULL)) != -1) {
 		switch (c) {
@@ -88,7 +94,12 @@ int cmd_gen(int argc, char **argv)
 				return EXIT_USAGE;
 			break;
 		case 'T': o.dir_threshold = (unsigned)atoi(optarg); break;
-		default: free(deny); return usage();
+		case 'h': free(deny); return usage_to(stdout, EXIT_OK);
+		default:
+			fprintf(stderr, "polc gen: unknown option or missing argument: '%s'\n",
+				argv[optind - 1]);
+			free(deny);
+			return usage();
 		}
 	}
 	const char *bad = !valid_name(o.name) ? o.name : o.base && !valid_name(o.base) ? o.base : NULL;

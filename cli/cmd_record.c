@@ -21,13 +21,18 @@
 #include "compiler/util.h"
 #include "tracer/tracer.h"
 
-static int usage(void)
+static int usage_to(FILE *f, int rc)
 {
 	fputs("usage: polc record [--tracer ebpf|ptrace] [--duration SECONDS] "
 	      "[--allow-loss] [--no-status] -o FILE -- CMD [ARG...]\n"
 	      "       polc record --tracer ebpf --cgroup PATH [--duration SECONDS] -o FILE\n",
-	      stderr);
-	return EXIT_USAGE;
+	      f);
+	return rc;
+}
+
+static int usage(void)
+{
+	return usage_to(stderr, EXIT_USAGE);
 }
 
 static int write_trace(const trace *t, const char *path)
@@ -87,6 +92,7 @@ int cmd_record(int argc, char **argv)
 	const char *tracer = NULL, *out = NULL;
 	o.status = isatty(2);
 	optind = 1;
+	opterr = 0;   /* our message names the command: "polc record: ..." */
 	int c;
 	while ((c = getopt_long(argc, argv, "+t:d:o:c:h", lo, NULL)) != -1) {
 		switch (c) {
@@ -105,7 +111,11 @@ int cmd_record(int argc, char **argv)
 		case 'L': o.allow_loss = true; break;
 		case 'S': o.status = true; break;
 		case 'N': o.status = false; break;
-		default: return usage();
+		case 'h': return usage_to(stdout, EXIT_OK);
+		default:
+			fprintf(stderr, "polc record: unknown option or missing argument: '%s'\n",
+				argv[optind - 1]);
+			return usage();
 		}
 	}
 	if (optind < argc)

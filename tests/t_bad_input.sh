@@ -202,6 +202,7 @@ absent=nodir
 expect 3 "polc gen: cannot write 'nodir/x.pol': No such file or directory" gen ok.trace -o nodir/x.pol
 expect 2 "polc gen: '1x' is not a valid name" gen ok.trace --name 1x
 expect 2 "polc gen: no trace given" gen --name a
+expect 2 "polc gen: unknown option or missing argument: '--frob'" gen --frob ok.trace
 # a syscall number no ABI has is kept out of the allow-list (fail closed)
 expect 0 "" gen nr.trace --name nr -o nr.pol
 grep -q '# syscall nr_99999 on x86_64 (1 calls) is unknown to polc' nr.pol &&
@@ -227,6 +228,7 @@ expect 1 "bad.json:2:45: error: unknown action 'SCMP_ACT_BOGUS'" import bad.json
 absent=nodir
 expect 3 "nodir/x.pol: No such file or directory" import ok.json -o nodir/x.pol
 expect 2 "polc import: give exactly one profile file" import
+expect 2 "polc import: unknown option or missing argument: '--frob'" import --frob ok.json
 
 # ----------------------------------------------------------------- load
 # Every case fails before anything reaches the kernel (the cgroup does not
@@ -262,6 +264,8 @@ expect 1 "part.pol:3:3: error: target seccomp cannot enforce" run --target secco
 absent=ran
 expect 2 "polc run: --target is required" run ok.pol -- touch ran
 expect 2 "polc run: no command given" run --target seccomp ok.pol
+absent=ran
+expect 2 "polc run: unknown option or missing argument: '--frob'" run --frob --target seccomp ok.pol -- touch ran
 # (all.pol, not ok.pol: once exec fails, polc exits under the filter, and
 # under ASan the leak checker's getppid() must not be denied: it spins)
 expect 127 "polc run: cannot execute 'no-such-command-x': No such file or directory" run --target seccomp all.pol -- no-such-command-x
@@ -279,6 +283,7 @@ absent=ran
 expect 3 "polc record: cannot write 'dir': Is a directory" record --tracer ptrace -o dir -- touch ran
 expect 2 "polc record: unknown tracer \"strace\"" record --tracer strace -o x.trace -- true
 expect 2 "usage: polc record" record -o x.trace
+expect 2 "polc record: unknown option or missing argument: '--frob'" record --frob -o x.trace -- true
 
 left=$(find "$T" -name '*.tmp.*')
 [ -z "$left" ] || { echo "FAIL: temporary files left: $left"; nfail=$((nfail + 1)); }
