@@ -184,8 +184,9 @@ static int lower(cli_args *a, const backend *b, buf *out)
 	int r = refused ? -1 : a->profile_from ? build_profiled(a->pol, b, &o, out, &d)
 			     : b->emit(a->pol, &o, out, &d);
 	diag_print(&d, stderr, isatty(STDERR_FILENO));
+	bool io = d.nio;   /* --profile-from's trace unreadable: I/O */
 	diag_free(&d);
-	return r < 0 ? EXIT_POLICY : EXIT_OK;
+	return r < 0 ? (io ? EXIT_SYSTEM : EXIT_POLICY) : EXIT_OK;
 }
 
 int cmd_build(int argc, char **argv)

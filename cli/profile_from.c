@@ -20,7 +20,10 @@ int build_profiled(const ir_policy *p, const backend *b, const backend_opts *o,
 	sys_freq *mix;
 	size_t n;
 	char *err = NULL;
-	if (trace_sysmix_read(o->profile_trace, &mix, &n, &err) < 0) {
+	int r = trace_sysmix_read(o->profile_trace, &mix, &n, &err);
+	if (r < 0) {
+		if (r == TRACE_EIO)
+			d->nio++;   /* unreadable: exit 3 (lower() in cmd_build.c) */
 		diag_error(d, src_loc_none(), "--profile-from: %s", err);
 		free(err);
 		return -1;

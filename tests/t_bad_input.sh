@@ -165,6 +165,12 @@ keep=out.bpfpol
 expect 1 "bpf: policy big has 250000 statements (limit 65534)" build big.pol --target bpf -o out.bpfpol
 keep=out.bpf
 expect 3 "polc: error: cannot open 'missing.bpf'" build ok.pol --target seccomp --check missing.bpf -o out.bpf
+keep=out.bpf
+expect 3 "polc: error: --profile-from: missing.trace: No such file or directory" build ok.pol --target seccomp --profile-from missing.trace -o out.bpf
+keep=out.bpf
+expect 3 "polc: error: --profile-from: dir: cannot read: Is a directory" build ok.pol --target seccomp --profile-from dir -o out.bpf
+keep=out.bpf
+expect 1 "polc: error: --profile-from: v2.trace:1: trace version 2 is newer" build ok.pol --target seccomp --profile-from v2.trace -o out.bpf
 out_to=/dev/full
 expect 3 "polc build: cannot write '-': No space left on device" build ok.pol --target seccomp --format pfc
 # every target and format: a refused statement keeps an existing output;

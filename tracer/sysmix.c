@@ -50,9 +50,10 @@ int trace_sysmix_read(const char *path, sys_freq **out, size_t *n, char **err)
 {
 	trace t;
 	trace_init(&t);
-	if (trace_read(&t, path, err) < 0) {
+	int r = trace_read(&t, path, err);
+	if (r < 0) {
 		trace_free(&t);
-		return -1;
+		return r;   /* TRACE_EIO: the caller exits 3, not 1 */
 	}
 	*n = trace_sysmix(&t, out, NULL);
 	trace_free(&t);

@@ -19,7 +19,8 @@
 /* *out is allocated (free() it; NULL when empty). Returns the entry count. */
 size_t trace_sysmix(const trace *t, sys_freq **out, uint64_t *skipped);
 
-/* Read path and take its mix. Returns 0, or -1 with *err allocated. */
+/* Read path and take its mix. Returns 0, or -1 (TRACE_EIO when the file
+ * cannot be read) with *err allocated. */
 int trace_sysmix_read(const char *path, sys_freq **out, size_t *n, char **err);
 
 #endif
