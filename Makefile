@@ -18,7 +18,7 @@ SAN       ?=
 WARN      := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wno-unused-parameter
 CFLAGS    ?= -O2 -g
 override CFLAGS += -std=c11 -D_GNU_SOURCE $(WARN) $(SAN) -I. -I$(BUILD) -I$(BUILD)/gen \
-             -DPOLC_VERSION='"$(VERSION)"'
+             -DPOLC_VERSION='"$(VERSION)"' -DPOLC_SRC_DIR='"$(CURDIR)"'
 override LDFLAGS += $(SAN)
 LDLIBS    += -lseccomp -lbpf -lelf -lz -lyaml -lapparmor -lcrypto
 

@@ -30,6 +30,7 @@ typedef struct {
 	bool werror;
 	bool json;                    /* --json */
 	bool vm;                      /* --vm */
+	bool probes;                  /* verify --probes: one line per probe */
 	char **cmd;                   /* run: after "--" */
 	/* results */
 	diag_ctx diag;

@@ -128,23 +128,6 @@ int cmd_status(int argc, char **argv)
 
 /* ------------------------------------------------------------ polc run */
 
-/* The cgroup v2 mount point (the unified hierarchy). */
-static int cgroup2_root(char *out, size_t n)
-{
-	FILE *f = fopen("/proc/self/mounts", "r");
-	char dev[256], dir[512], type[64];
-	int found = -1;
-	if (!f)
-		return -1;
-	while (fscanf(f, "%255s %511s %63s %*[^\n]", dev, dir, type) == 3)
-		if (!strcmp(type, "cgroup2")) {
-			snprintf(out, n, "%s", dir);
-			found = 0;
-			break;
-		}
-	fclose(f);
-	return found;
-}
 
 static bool cgroup_populated(const char *dir)
 {
@@ -225,7 +208,7 @@ int run_confine_bpf(const struct ir_policy *p, int allow_partial)
 	}
 	diag_free(&d);
 	char root[512], dir[700], err[512] = "";
-	if (cgroup2_root(root, sizeof root) < 0) {
+	if (bpfl_cgroup_root(root, sizeof root) < 0) {
 		bpfb_free(&b);
 		return fail("run", EXIT_SYSTEM, "no cgroup v2 hierarchy is mounted");
 	}

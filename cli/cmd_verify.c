@@ -4,14 +4,21 @@
 #include "cli.h"
 #include "commands.h"
 #include "../backends/backend.h"
+#include "../backends/apparmor/apparmor.h"
+#include "../backends/bpf/bundle.h"
+#include "../backends/bpf/loader.h"
 #include "../compiler/util.h"
 #include "../verify/verify.h"
 
+#include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #define MAX_GROUPS 512
@@ -31,6 +38,9 @@ typedef struct {
 	const char *names[MAX_GROUPS];
 	int ngroups;
 	const char *na;                 /* the whole column is n/a: why */
+	char na_text[600];              /* na, when composed */
+	struct seen { src_loc at; char *ev; bool denied; } *seen;
+	size_t nseen;                   /* LSM probes run, for cross-backend checks */
 } column;
 
 static cell *cell_for(column *col, const ir_stmt *s)
@@ -85,10 +95,32 @@ static void describe_outcome(const outcome *o, char *out, size_t n)
 {
 	switch (o->kind) {
 	case OUT_ALLOWED: snprintf(out, n, "allowed"); break;
-	case OUT_DENIED: snprintf(out, n, "denied errno %d", o->err); break;
+	case OUT_DENIED:
+		if (o->err)
+			snprintf(out, n, "denied errno %d", o->err);
+		else
+			snprintf(out, n, "denied");
+		break;
 	case OUT_KILLED: snprintf(out, n, "killed"); break;
-	default: snprintf(out, n, "error: %s", o->why ? o->why : "?"); break;
+	default: snprintf(out, n, "error: %s", o->why ? o->why : o->text[0] ? o->text : "?"); break;
 	}
+}
+
+static bool list_probes;   /* --probes: one line per probe */
+
+static void list_probe(const char *target, const cell *c, const probe *pr,
+		       const ir_decision *want, const outcome *got, const char *verdict)
+{
+	if (!list_probes)
+		return;
+	char ev[256], w[64], g[160];
+	probe_describe(pr, ev, sizeof ev);
+	describe_decision(want, w, sizeof w);
+	describe_outcome(got, g, sizeof g);
+	if (got->kind == OUT_SKIPPED)
+		snprintf(g, sizeof g, "skipped: %s", got->why ? got->why : got->text);
+	printf("probe %-8s %-36s %s (%s): expected %s, observed %s: %s\n", target, c->name,
+	       ev, pr->what, w, g, verdict);
 }
 
 static void verify_seccomp(const ir_policy *p, column *col)
@@ -154,7 +186,9 @@ static void verify_seccomp(const ir_policy *p, column *col)
 			continue;
 		}
 		c->probes++;
-		if (!outcome_matches(&got, &want)) {
+		bool ok = outcome_matches(&got, &want);
+		list_probe(col->target, c, pr, &want, &got, ok ? "ok" : "MISMATCH");
+		if (!ok) {
 			if (!c->mismatches++) {
 				char ev_text[256], want_text[64], got_text[96];
 				probe_describe(pr, ev_text, sizeof ev_text);
@@ -173,13 +207,121 @@ out:
 		free(exact.dom[dd].v);
 }
 
-static void not_here(const ir_policy *p, column *col, const char *target)
+/* ---------------------------------------------------------------- LSMs */
+
+/* The policy reduced to the statements of domain d that b enforces
+ * exactly, every other domain open: a probe's helper operations (the file
+ * a capability probe chowns, the socket a connect probe made) are never
+ * judged by another domain's statements. */
+static void restrict_to_domain(const ir_policy *p, const backend *b, int d, ir_policy *out,
+			       const char *name)
 {
-	const backend *b = backend_find(target);
-	col->na = b ? "needs the kernel lab: AppArmor and BPF LSM probes run under tests/vm (not yet wired into verify)"
-		    : "backend not in this build";
-	if (!b)
-		return;
+	*out = *p;
+	out->name = name;
+	for (int dd = 0; dd < IR_NDOMAIN; dd++) {
+		out->dom[dd].v = xcalloc(p->dom[dd].n + 1, sizeof *out->dom[dd].v);
+		out->dom[dd].n = 0;
+		if (dd != d) {
+			out->defaults[dd] = (ir_action){ IR_ALLOW, 0 };
+			out->default_set[dd] = false;
+			continue;
+		}
+		for (size_t i = 0; i < p->dom[dd].n; i++)
+			if (b->classify(p, &p->dom[dd].v[i]).level == SUPPORT_EXACT)
+				out->dom[dd].v[out->dom[dd].n++] = p->dom[dd].v[i];
+	}
+}
+
+static void free_restricted(ir_policy *r)
+{
+	for (int dd = 0; dd < IR_NDOMAIN; dd++)
+		free(r->dom[dd].v);
+}
+
+/* Put p's output for the target in the kernel. 0, or -1 with err. */
+static int lsm_load(const backend *b, const ir_policy *p, const char *cgroup,
+		    char *err, size_t n)
+{
+	diag_ctx d;
+	diag_init(&d);
+	int rc = -1;
+	if (!strcmp(b->name, "apparmor")) {
+		buf out;
+		buf_init(&out);
+		backend_opts o = { "profile", false, NULL, POLC_VERSION };
+		if (b->emit(p, &o, &out, &d) < 0)
+			snprintf(err, n, "the apparmor backend failed to build the profile");
+		else
+			rc = aa_load_profile(out.data, out.len, err, n);
+		buf_free(&out);
+	} else {
+		buf hdr;
+		buf_init(&hdr);
+		backend_opts o = { "bundle", false, NULL, POLC_VERSION };
+		backend_header(b, p, &o, "# ", &hdr);
+		bpf_bundle bb;
+		if (bpfb_lower(p, buf_cstr(&hdr), &bb, NULL, &d) < 0) {
+			snprintf(err, n, "the bpf backend failed to build the bundle");
+		} else {
+			rc = bpfl_load(&bb, cgroup, err, n) == EXIT_OK ? 0 : -1;
+			bpfb_free(&bb);
+		}
+		buf_free(&hdr);
+	}
+	if (rc < 0)
+		diag_print(&d, stderr, false);
+	diag_free(&d);
+	return rc;
+}
+
+/* A directory is named with a trailing '/' by the kernel (AppArmor's
+ * meaning): the oracle decides the event for the directory. */
+static ir_decision decide_observed(const ir_policy *p, const ir_event *ev, const outcome *got)
+{
+	ir_event e = *ev;
+	if (got->isdir && e.domain == IR_FILE)
+		e.u.file.dir = true;
+	return ir_decide(p, &e);
+}
+
+static void probe_domain(const ir_policy *r, int d, const backend *b, const lsm_confine *conf,
+			 column *col)
+{
+	bool aa = !strcmp(b->name, "apparmor");
+	probe_set ps = { 0 };
+	probes_derive(r, (ir_domain)d, &ps);
+	for (size_t i = 0; i < ps.n; i++) {
+		const probe *pr = &ps.v[i];
+		cell *c = cell_for(col, pr->from);
+		outcome got = lsm_probe_run(conf, &pr->ev);
+		ir_decision want = decide_observed(r, &pr->ev, &got);
+		if (got.kind == OUT_SKIPPED) {
+			c->skipped++;
+			list_probe(col->target, c, pr, &want, &got, "skipped");
+			continue;
+		}
+		c->probes++;
+		col->seen = xrealloc(col->seen, (col->nseen + 1) * sizeof *col->seen);
+		char ev_text[256];
+		probe_describe(pr, ev_text, sizeof ev_text);
+		col->seen[col->nseen++] = (struct seen){ pr->from->loc, xstrdup(ev_text),
+							 got.kind == OUT_DENIED };
+		bool ok = outcome_matches_lsm(&got, &want, aa);
+		list_probe(col->target, c, pr, &want, &got, ok ? "ok" : "MISMATCH");
+		if (!ok && !c->mismatches++) {
+			char want_text[64], got_text[160];
+			describe_decision(&want, want_text, sizeof want_text);
+			describe_outcome(&got, got_text, sizeof got_text);
+			snprintf(c->first_mismatch, sizeof c->first_mismatch,
+				 "%s (%s): expected %s, observed %s", ev_text, pr->what,
+				 want_text, got_text);
+		}
+	}
+	probes_free(&ps);
+}
+
+static void tally_support(const ir_policy *p, const backend *b, column *col)
+{
 	for (int d = 0; d < IR_NDOMAIN; d++)
 		for (size_t i = 0; i < p->dom[d].n; i++) {
 			const ir_stmt *s = &p->dom[d].v[i];
@@ -191,18 +333,85 @@ static void not_here(const ir_policy *p, column *col, const char *target)
 		}
 }
 
+/* AppArmor or BPF LSM on this kernel: one domain at a time, load the
+ * reduced policy, then run every probe of that domain for real. */
+static void verify_lsm(const ir_policy *p, column *col, const char *target)
+{
+	const backend *b = backend_find(target);
+	if (!b) {
+		col->na = "backend not in this build";
+		return;
+	}
+	tally_support(p, b, col);
+	char why[300] = "", cg[700] = "";
+	if (geteuid() != 0) {
+		col->na = "needs root (probes build namespaces and load policy)";
+		return;
+	}
+	if (!strcmp(target, "apparmor") && !aa_available(why, sizeof why)) {
+		snprintf(col->na_text, sizeof col->na_text, "%s; run with --vm", why);
+		col->na = col->na_text;
+		return;
+	}
+	if (!strcmp(target, "bpf")) {
+		char root[512];
+		if (bpfl_cgroup_root(root, sizeof root) < 0) {
+			col->na = "no cgroup v2 hierarchy is mounted";
+			return;
+		}
+		snprintf(cg, sizeof cg, "%s/polc-verify-%d", root, (int)getpid());
+		if (mkdir(cg, 0755) < 0 && errno != EEXIST) {
+			col->na = "cannot create a cgroup for the probes";
+			return;
+		}
+	}
+	/* A profile name of its own: never replace a loaded profile named
+	 * like the policy, and let several verifications run side by side. */
+	char name[300];
+	snprintf(name, sizeof name, "polc-verify-%d-%s", (int)getpid(), p->name);
+	lsm_confine conf = { !strcmp(target, "apparmor") ? name : NULL, cg[0] ? cg : NULL };
+	for (int d = 0; d < IR_NDOMAIN && !col->na; d++) {
+		if (d == IR_SYSCALL)
+			continue;
+		ir_policy r;
+		restrict_to_domain(p, b, d, &r, name);
+		if (r.dom[d].n) {
+			if (lsm_load(b, &r, cg, why, sizeof why) < 0) {
+				snprintf(col->na_text, sizeof col->na_text, "%s%s", why,
+					 cg[0] ? "; run with --vm" : "");
+				col->na = col->na_text;
+			} else {
+				probe_domain(&r, d, b, &conf, col);
+			}
+		}
+		free_restricted(&r);
+	}
+	if (cg[0]) {
+		char err[256];
+		bpfl_unload(cg, err, sizeof err);
+		rmdir(cg);
+	} else {
+		aa_remove_profile(name);
+	}
+}
+
 static const char *cell_status(const column *col, const cell *c, char *out, size_t n)
 {
+	char skipped[32] = "";
+	if (c->skipped)
+		snprintf(skipped, sizeof skipped, ", %d skipped", c->skipped);
 	if (c->mismatches)
 		snprintf(out, n, "MISMATCH %d/%d", c->mismatches, c->probes);
 	else if (!c->exact && !c->partial)
 		snprintf(out, n, "n/a");
-	else if (col->na || !c->probes)
+	else if (col->na)
 		snprintf(out, n, "unverified");
 	else if (c->partial || c->none)
-		snprintf(out, n, "partial (%d probes)", c->probes);
+		snprintf(out, n, "partial (%d probes%s)", c->probes, skipped);
+	else if (!c->probes)
+		snprintf(out, n, "unverified (%d skipped)", c->skipped);
 	else
-		snprintf(out, n, "proven (%d probes)", c->probes);
+		snprintf(out, n, "proven (%d probes%s)", c->probes, skipped);
 	return out;
 }
 
@@ -228,6 +437,114 @@ static void print_json(const ir_policy *p, column *cols, int ncol, int mismatche
 	printf("]}\n");
 }
 
+/* Statements are compared by where they were written: each target ran
+ * its probes on a reduced copy of the policy. */
+static bool same_loc(const src_loc *a, const src_loc *b)
+{
+	return a->file == b->file && a->line == b->line && a->col == b->col;
+}
+
+/* Probes of one statement that two backends both ran (both enforce the
+ * statement exactly): do the kernels agree? */
+static void agreement(const column *a, const column *b, int *same, int *differ)
+{
+	*same = *differ = 0;
+	for (size_t i = 0; i < a->nseen; i++)
+		for (size_t j = 0; j < b->nseen; j++)
+			if (same_loc(&a->seen[i].at, &b->seen[j].at) && !strcmp(a->seen[i].ev, b->seen[j].ev)) {
+				a->seen[i].denied == b->seen[j].denied ? (*same)++ : (*differ)++;
+				break;
+			}
+}
+
+static void free_seen(column *c)
+{
+	for (size_t i = 0; i < c->nseen; i++)
+		free(c->seen[i].ev);
+	free(c->seen);
+}
+
+/* ------------------------------------------------------------ the lab */
+
+#ifndef POLC_SRC_DIR
+#define POLC_SRC_DIR "."
+#endif
+
+/* A directory the lab must share because the guest's /tmp hides the
+ * host's (tests/vm/run-in-vm.sh --share). */
+static void share_if_tmp(const char *path, char **argv, int *n, int max, char **owned)
+{
+	char abs[PATH_MAX];
+	if (!realpath(path, abs) || strncmp(abs, "/tmp/", 5) || *n + 2 > max)
+		return;
+	struct stat st;
+	if (stat(abs, &st) == 0 && !S_ISDIR(st.st_mode)) {
+		char *slash = strrchr(abs, '/');
+		if (slash)
+			*slash = 0;
+	}
+	argv[(*n)++] = "--share";
+	argv[(*n)++] = *owned = xstrdup(abs);
+}
+
+/* polc verify --vm: the same command, run as root in the kernel lab
+ * (Debian's kernel in qemu with AppArmor and BPF LSM; docs/lab.md), which
+ * sees this machine's files read-only. Its output and exit code are ours. */
+static int run_in_lab(const cli_args *a, int argc, char **argv)
+{
+	const char *src = getenv("POLC_SRC") ? getenv("POLC_SRC") : POLC_SRC_DIR;
+	char lab[PATH_MAX], self[PATH_MAX];
+	snprintf(lab, sizeof lab, "%s/tests/vm/run-in-vm.sh", src);
+	ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+	if (access(lab, R_OK) < 0 || n <= 0) {
+		fprintf(stderr, "polc verify: the kernel lab is not here (%s): set POLC_SRC to "
+			"polc's source tree\n", lab);
+		return EXIT_SYSTEM;
+	}
+	self[n] = 0;
+	int max = argc + 2 * (int)a->nfiles + 16, k = 0;
+	char **v = xcalloc((size_t)max + 1, sizeof *v);
+	v[k++] = "sh";
+	v[k++] = lab;
+	v[k++] = "--timeout";
+	v[k++] = getenv("POLC_LAB_TIMEOUT") ? getenv("POLC_LAB_TIMEOUT") : "1500";
+	v[k++] = "--env";
+	v[k++] = "POLC_IN_LAB=1";
+	char **owned = xcalloc(a->nfiles + 1, sizeof *owned);
+	for (size_t i = 0; i < a->nfiles; i++)
+		share_if_tmp(a->files[i], v, &k, max - 4, &owned[i]);
+	char cwd[PATH_MAX];
+	if (getcwd(cwd, sizeof cwd))
+		share_if_tmp(cwd, v, &k, max - 4, &owned[a->nfiles]);
+	v[k++] = "--";
+	v[k++] = self;
+	for (int i = 0; i < argc && k < max; i++)
+		if (strcmp(argv[i], "--vm"))
+			v[k++] = argv[i];
+	v[k] = NULL;
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid == 0) {
+		execvp("sh", v);
+		_exit(127);
+	}
+	int st = 0;
+	while (pid > 0 && waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+	free(v);
+	for (size_t i = 0; i <= a->nfiles; i++)
+		free(owned[i]);
+	free(owned);
+	if (pid < 0 || !WIFEXITED(st))
+		return EXIT_SYSTEM;
+	int rc = WEXITSTATUS(st);
+	if (rc == 124 || rc == 125) {
+		fprintf(stderr, "polc verify: the kernel lab failed (exit %d)\n", rc);
+		return EXIT_SYSTEM;
+	}
+	return rc;
+}
+
 int cmd_verify(int argc, char **argv)
 {
 	cli_args a;
@@ -239,6 +556,12 @@ int cmd_verify(int argc, char **argv)
 		}
 		cli_done(&a);
 		return EXIT_USAGE;
+	}
+	list_probes = a.probes;
+	if (a.vm && !getenv("POLC_IN_LAB")) {
+		int rc = run_in_lab(&a, argc, argv);
+		cli_done(&a);
+		return rc;
 	}
 	int r = cli_compile(&a, true);
 	if (r != EXIT_OK) {
@@ -262,7 +585,7 @@ int cmd_verify(int argc, char **argv)
 		if (!strcmp(t, "seccomp"))
 			verify_seccomp(a.pol, col);
 		else
-			not_here(a.pol, col, t);
+			verify_lsm(a.pol, col, t);
 	}
 	int mismatches = 0, probes = 0;
 	for (int t = 0; t < ncol; t++)
@@ -276,7 +599,7 @@ int cmd_verify(int argc, char **argv)
 		printf("policy %s: %d probes, %d mismatches\n", a.pol->name, probes, mismatches);
 		printf("%-44s", "rule");
 		for (int t = 0; t < ncol; t++)
-			printf(" %-24s", cols[t].target);
+			printf(" %-32s", cols[t].target);
 		printf("\n");
 		/* rows: every group of the first column that has it */
 		for (int t = 0; t < ncol; t++)
@@ -294,9 +617,17 @@ int cmd_verify(int argc, char **argv)
 					for (int k = 0; k < cols[u].ngroups; k++)
 						if (!strcmp(cols[u].names[k], name))
 							cell_status(&cols[u], &cols[u].cells[k], st, sizeof st);
-					printf(" %-24s", st);
+					printf(" %-32s", st);
 				}
 				printf("\n");
+			}
+		for (int t = 0; t < ncol; t++)
+			for (int u = t + 1; u < ncol; u++) {
+				int same, differ;
+				agreement(&cols[t], &cols[u], &same, &differ);
+				if (same + differ)
+					printf("%s and %s agree on %d of %d probes of statements both enforce exactly\n",
+					       cols[t].target, cols[u].target, same, same + differ);
 			}
 		for (int t = 0; t < ncol; t++) {
 			if (cols[t].na)
@@ -307,8 +638,17 @@ int cmd_verify(int argc, char **argv)
 					       cols[t].cells[i].first_mismatch);
 		}
 	}
+	int disagree = 0;
+	for (int t = 0; t < ncol; t++)
+		for (int u = t + 1; u < ncol; u++) {
+			int same, differ;
+			agreement(&cols[t], &cols[u], &same, &differ);
+			disagree += differ;
+		}
+	for (int t = 0; t < ncol; t++)
+		free_seen(&cols[t]);
 	free(list);
 	free(cols);
 	cli_done(&a);
-	return mismatches ? EXIT_POLICY : EXIT_OK;
+	return mismatches || disagree ? EXIT_POLICY : EXIT_OK;
 }

@@ -34,9 +34,12 @@ static const command commands[] = {
 	{ "load", cmd_load, "polc load BUNDLE --cgroup PATH", "load a BPF LSM bundle for a cgroup" },
 	{ "unload", cmd_unload, "polc unload [--cgroup PATH]", "unload BPF LSM policies" },
 	{ "status", cmd_status, "polc status", "show loaded BPF LSM policies and denial counters" },
-	{ "verify", cmd_verify, "polc verify FILE [--policy NAME] [--target LIST|all] [--vm] [--json]",
+	{ "verify", cmd_verify, "polc verify FILE [--policy NAME] [--target LIST|all] [--vm] [--json] [--probes]",
 	  "prove each output has the policy's effect" },
-	{ "bench", cmd_bench, "polc bench [--quick] [--vm] [-o REPORT.md] [--json F] [--chart F]",
+	{ "bench", cmd_bench, "polc bench [--quick|--smoke] [--vm] [-o REPORT.md] [--json F] [--chart F.svg]\n"
+	  "           [--only micro,redis,pgbench,filter,compile,tracers,soak] [--reps N] [--soak MINUTES]\n"
+	  "           ratios to NoProtect per scenario x backend; --quick < 10 min; --vm: AppArmor and BPF LSM\n"
+	  "           in the kernel lab; full run: soak 10 min; markdown on stdout without -o/--json/--chart",
 	  "measure the enforcers' cost" },
 	{ "diff", cmd_diff, "polc diff OLD NEW [--policy NAME] [--json] [-I DIR]\n"
 	  "       polc diff --against COMMITTED NEW   (fails only when NEW allows more)",

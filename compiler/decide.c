@@ -4,8 +4,10 @@
 #include "ir.h"
 #include "glob.h"
 #include "syscalls.h"
+#include "util.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <linux/audit.h>
 #include <netinet/in.h>
@@ -124,6 +126,21 @@ static bool mount_matches(const ir_mount *m, const ir_event *ev)
 	return true;
 }
 
+/* A directory matches the glob in either form, "d" or "d/". */
+static bool file_matches(const char *glob, const ir_event *ev)
+{
+	const char *path = ev->u.file.path;
+	if (glob_match(glob, path))
+		return true;
+	size_t n = strlen(path);
+	if (!ev->u.file.dir || (n && path[n - 1] == '/'))
+		return false;
+	char *slashed = xasprintf("%s/", path);
+	bool m = glob_match(glob, slashed);
+	free(slashed);
+	return m;
+}
+
 bool ir_stmt_matches(const ir_stmt *s, const ir_event *ev)
 {
 	if (s->domain != ev->domain)
@@ -132,7 +149,7 @@ bool ir_stmt_matches(const ir_stmt *s, const ir_event *ev)
 	case IR_SYSCALL:
 		return syscall_matches(&s->u.sys, ev);
 	case IR_FILE:
-		return (s->u.file.perms & ev->u.file.perm) && glob_match(s->u.file.glob, ev->u.file.path);
+		return (s->u.file.perms & ev->u.file.perm) && file_matches(s->u.file.glob, ev);
 	case IR_EXEC:
 		return glob_match(s->u.file.glob, ev->u.exec.path);
 	case IR_CAPABILITY:

@@ -166,7 +166,9 @@ typedef struct {
 	union {
 		struct { uint32_t audit_arch; /* AUDIT_ARCH_X86_64 or _I386 */
 			 uint32_t nr; uint64_t args[6]; } sys;
-		struct { const char *path; unsigned perm; /* one IR_PERM_* bit */ } file;
+		struct { const char *path; unsigned perm; /* one IR_PERM_* bit */
+			 bool dir; /* a directory: the kernel names it "path/" (AppArmor's
+			              meaning), so a glob matching path or path/ matches */ } file;
 		struct { const char *path; } exec;
 		struct { int cap; } cap;
 		struct { ir_mount_op op; const char *fstype; const char *target; } mount;

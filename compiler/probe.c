@@ -239,7 +239,8 @@ static void probes_network(const ir_stmt *s, probe_set *ps)
 	ev.u.net.op = n->op ? n->op : IR_NET_CONNECT;
 	ev.u.net.family = n->family ? n->family : AF_INET;
 	ev.u.net.type = n->proto == IR_PROTO_UDP ? SOCK_DGRAM : n->proto == IR_PROTO_RAW ? SOCK_RAW : SOCK_STREAM;
-	ev.u.net.protocol = n->proto == IR_PROTO_ICMP ? 1 : 0;
+	/* a raw socket needs a protocol: IPPROTO_RAW stands for any */
+	ev.u.net.protocol = n->proto == IR_PROTO_ICMP ? 1 : n->proto == IR_PROTO_RAW ? 255 : 0;
 	ev.u.net.has_addr = n->has_addr || n->has_port;
 	if (n->has_addr)
 		memcpy(ev.u.net.addr, n->addr.addr, 16);

@@ -71,7 +71,7 @@ static __attribute__((noreturn)) void child(const void *filter, size_t len, cons
 
 outcome seccomp_probe_run(const void *filter, size_t len, const ir_event *ev)
 {
-	outcome o = { OUT_ERROR, 0, NULL };
+	outcome o = { .kind = OUT_ERROR };
 	if (ev->domain != IR_SYSCALL) {
 		o.kind = OUT_SKIPPED;
 		o.why = "not a syscall event";

@@ -309,16 +309,60 @@ static void put_range(buf *out, const char *g, const char *end)
 	}
 }
 
+/* polc's star and double star right after a '/' match at least one
+ * character. The AppArmor parser gives them that meaning only when the run
+ * of stars ends the pattern or is followed by '/' (parser_regex.c); before
+ * anything else (a '.', or the "{,/}" directory suffix) they may match
+ * nothing, so the directory "/sys/" would match a "/sys/" star "{,/}" rule.
+ * There, a "?" in front of the stars restores polc's meaning. */
+static void put_min_one(buf *out, const char *t, size_t n)
+{
+	for (size_t i = 0; i < n; ) {
+		char c = t[i];
+		if (c == '\\' && i + 1 < n) {
+			buf_put(out, t + i, 2);
+			i += 2;
+		} else if (c == '[') {
+			size_t j = i + 1;
+			if (j < n && t[j] == '^')
+				j++;
+			if (j < n && t[j] == ']')
+				j++;
+			while (j < n && t[j] != ']')
+				j += (t[j] == '\\' && j + 1 < n) ? 2 : 1;
+			j = j < n ? j + 1 : j;
+			buf_put(out, t + i, j - i);
+			i = j;
+		} else if (c == '*') {
+			size_t j = i;
+			while (j < n && t[j] == '*')
+				j++;
+			if (i > 0 && t[i - 1] == '/' && j < n && t[j] != '/')
+				buf_put(out, "?", 1);
+			buf_put(out, t + i, j - i);
+			i = j;
+		} else {
+			buf_put(out, &c, 1);
+			i++;
+		}
+	}
+}
+
 void aa_put_glob(buf *out, const char *glob, bool dir_suffix)
 {
 	size_t n = strlen(glob);
-	buf_put(out, "\"", 1);
-	put_range(out, glob, glob + n);
-	/* "**" already matches a trailing '/'; a glob ending in '/' names the
-	 * directory form itself */
+	buf text;
+	buf_init(&text);
+	put_range(&text, glob, glob + n);
+	/* A glob names a file or a directory, which AppArmor sees as "dir/";
+	 * "**" at the end already covers it, and a glob ending in '/' names the
+	 * directory form itself. */
 	if (dir_suffix && n && glob[n - 1] != '/' && !(n >= 2 && !strcmp(glob + n - 2, "**")))
-		buf_puts(out, "{,/}");
+		buf_puts(&text, "{,/}");
 	buf_put(out, "\"", 1);
+	put_min_one(out, text.data ? text.data : "", text.len);
+	buf_put(out, "\"", 1);
+	buf_free(&text);
 }
 
 const char *aa_family_name(int af)

@@ -36,4 +36,10 @@ int aa_emit_spo(const ir_policy *p, const backend_opts *o, buf *out, diag_ctx *d
 /* Is AppArmor active in this kernel? If not, *why says which LSMs are. */
 bool aa_available(char *why, size_t whylen);
 
+/* Load (or replace) a profile in the kernel with apparmor_parser -r.
+ * 0, or -1 with a one-line reason in err. */
+int aa_load_profile(const char *text, size_t len, char *err, size_t errlen);
+/* Remove a loaded profile by name. 0, or -1. */
+int aa_remove_profile(const char *name);
+
 #endif

@@ -8,6 +8,7 @@
 #include "apparmor.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -83,6 +84,43 @@ static int load_profile(const char *path)
 	return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
 }
 
+int aa_load_profile(const char *text, size_t len, char *err, size_t errlen)
+{
+	char tmp[] = "/tmp/polc-apparmor-XXXXXX";
+	int fd = mkstemp(tmp);
+	if (fd < 0) {
+		snprintf(err, errlen, "cannot create a temporary profile: %s", strerror(errno));
+		return -1;
+	}
+	bool ok = write(fd, text, len) == (ssize_t)len;
+	int e = errno;
+	close(fd);
+	int rc = -1;
+	if (!ok)
+		snprintf(err, errlen, "cannot write %s: %s", tmp, strerror(e));
+	else if (load_profile(tmp) < 0)
+		snprintf(err, errlen, "apparmor_parser could not load the profile (see its message above)");
+	else
+		rc = 0;
+	unlink(tmp);
+	return rc;
+}
+
+int aa_remove_profile(const char *name)
+{
+	static const char *const iface[] = { "/sys/kernel/security/apparmor/.remove",
+					     "/sys/kernel/security/apparmor/policy/.remove" };
+	for (size_t i = 0; i < sizeof iface / sizeof *iface; i++) {
+		int fd = open(iface[i], O_WRONLY | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		ssize_t n = write(fd, name, strlen(name));
+		close(fd);
+		return n == (ssize_t)strlen(name) ? 0 : -1;
+	}
+	return -1;
+}
+
 int run_confine_apparmor(const struct ir_policy *p, int allow_partial)
 {
 	char why[300];
@@ -103,25 +141,15 @@ int run_confine_apparmor(const struct ir_policy *p, int allow_partial)
 		buf_free(&out);
 		return EXIT_POLICY;
 	}
-	char tmp[] = "/tmp/polc-apparmor-XXXXXX";
-	int fd = mkstemp(tmp);
+	char err[300];
 	r = EXIT_SYSTEM;
-	if (fd < 0) {
-		fprintf(stderr, "polc: cannot create a temporary profile: %s\n", strerror(errno));
-	} else {
-		bool ok = write(fd, out.data, out.len) == (ssize_t)out.len;
-		close(fd);
-		if (!ok)
-			fprintf(stderr, "polc: cannot write %s: %s\n", tmp, strerror(errno));
-		else if (load_profile(tmp) < 0)
-			fprintf(stderr, "polc: apparmor_parser could not load profile %s\n", p->name);
-		else if (aa_change_onexec(p->name) < 0)
-			fprintf(stderr, "polc: cannot change to profile %s on exec: %s\n",
-				p->name, strerror(errno));
-		else
-			r = EXIT_OK;
-		unlink(tmp);
-	}
+	if (aa_load_profile(out.data, out.len, err, sizeof err) < 0)
+		fprintf(stderr, "polc: %s\n", err);
+	else if (aa_change_onexec(p->name) < 0)
+		fprintf(stderr, "polc: cannot change to profile %s on exec: %s\n",
+			p->name, strerror(errno));
+	else
+		r = EXIT_OK;
 	buf_free(&out);
 	return r;
 }

@@ -7,6 +7,7 @@
 #include <bpf/libbpf.h>
 #include <dirent.h>
 #include <errno.h>
+#include <sys/file.h>
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -43,6 +44,23 @@ static int libbpf_quiet(enum libbpf_print_level lvl, const char *fmt, va_list ap
 		libbpf_last[strcspn(libbpf_last, "\n")] = 0;
 	}
 	return 0;
+}
+
+int bpfl_cgroup_root(char *out, size_t n)
+{
+	FILE *f = fopen("/proc/self/mounts", "r");
+	char dev[256], dir[512], type[64];
+	int found = -1;
+	if (!f)
+		return -1;
+	while (fscanf(f, "%255s %511s %63s %*[^\n]", dev, dir, type) == 3)
+		if (!strcmp(type, "cgroup2")) {
+			snprintf(out, n, "%s", dir);
+			found = 0;
+			break;
+		}
+	fclose(f);
+	return found;
 }
 
 unsigned long long bpfl_cgroup_id(const char *cg, char *err, size_t n)
@@ -247,7 +265,7 @@ static int save_state(const bpf_bundle *b, uint32_t id, const char *cg)
 	return r;
 }
 
-int bpfl_load(const bpf_bundle *b, const char *cg, char *err, size_t n)
+static int load_locked(const bpf_bundle *b, const char *cg, char *err, size_t n)
 {
 	const char *v = bpfb_validate(b->w, b->nwords);
 	if (v) {
@@ -306,7 +324,7 @@ static bool map_empty(int fd)
 	return bpf_map_get_next_key(fd, NULL, &next) != 0;
 }
 
-int bpfl_unload(const char *cg, char *err, size_t n)
+static int unload_locked(const char *cg, char *err, size_t n)
 {
 	int fds[M_N];
 	if (open_pinned(fds) < 0) {
@@ -341,6 +359,37 @@ int bpfl_unload(const char *cg, char *err, size_t n)
 	if (last)
 		remove_pins();   /* nothing enforced: detach the program too */
 	return EXIT_OK;
+}
+
+/* Loads and unloads from several processes at once (two `polc run`s,
+ * verifications side by side) must not pick the same policy id, nor
+ * remove the pins under another's load: one at a time, by a lock file. */
+static int lock_loader(void)
+{
+	mkdir(BPFL_STATE_DIR, 0755);
+	int fd = open(BPFL_STATE_DIR "/lock", O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	if (fd >= 0)
+		while (flock(fd, LOCK_EX) < 0 && errno == EINTR)
+			;
+	return fd;
+}
+
+int bpfl_load(const bpf_bundle *b, const char *cg, char *err, size_t n)
+{
+	int lk = lock_loader();
+	int r = load_locked(b, cg, err, n);
+	if (lk >= 0)
+		close(lk);
+	return r;
+}
+
+int bpfl_unload(const char *cg, char *err, size_t n)
+{
+	int lk = lock_loader();
+	int r = unload_locked(cg, err, n);
+	if (lk >= 0)
+		close(lk);
+	return r;
 }
 
 /* Sum of a per-CPU u64 value. */

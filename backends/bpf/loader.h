@@ -33,6 +33,9 @@ int bpfl_status(FILE *out, char *err, size_t errlen);
  * interrupted). */
 int bpfl_follow(FILE *out, int seconds, char *err, size_t errlen);
 
+/* The cgroup v2 mount point (the unified hierarchy): 0, or -1 if none. */
+int bpfl_cgroup_root(char *out, size_t n);
+
 /* The cgroup v2 id of a directory, or 0 with err set. */
 unsigned long long bpfl_cgroup_id(const char *cgroup, char *err, size_t errlen);
 

@@ -107,7 +107,7 @@ static void test_file_perms(void **st)
 	assert_int_equal(c->rc, 0);
 	HAS(c, "  deny \"/etc/shadow{,/}\" r,");
 	HAS(c, "  deny \"/srv/**\" w,");
-	HAS(c, "  \"/data/*{,/}\" rmlk,");
+	HAS(c, "  \"/data/?*{,/}\" rmlk,");
 	HAS(c, "  audit \"/var/log/**\" a,");
 	HAS(c, "  deny \"/k{,/}\" r,");
 	release(c);
@@ -144,7 +144,7 @@ static void test_exec_closed_file_open(void **st)
 	LACKS(c, "  file,");
 	LACKS(c, "  \"/{,**}\" ix,");
 	HAS(c, "  \"/{,**}\" rwmlk,");
-	HAS(c, "  \"/usr/bin/*{,/}\" ix,");
+	HAS(c, "  \"/usr/bin/?*{,/}\" ix,");
 	HAS(c, "  deny \"/usr/bin/nc{,/}\" x,");
 	assert_int_equal(first_support(c, IR_EXEC).level, SUPPORT_EXACT);
 	release(c);
@@ -287,6 +287,23 @@ static void test_glob_quoting(void **st)
 	aa_put_glob(&b, "/etc/", true);
 	assert_string_equal(buf_cstr(&b), "\"/etc/\"");
 	buf_free(&b);
+	/* A star after '/' matches at least one character in polc; AppArmor
+	 * agrees only before '/' or the end, so elsewhere it gets a '?'
+	 * (the kernel lab found "/sys/" denied by a "/sys/" star "{,/}" rule). */
+	static const char *const minone[][2] = {
+		{ "/sys/*", "\"/sys/?*{,/}\"" },
+		{ "/a/*.conf", "\"/a/?*.conf{,/}\"" },
+		{ "/a/*/b", "\"/a/*/b{,/}\"" },
+		{ "/a/x*", "\"/a/x*{,/}\"" },
+		{ "/proc{,/**}", "\"/proc{,/?**}{,/}\"" },
+		{ "/a/[*]\\*", "\"/a/[*]\\*{,/}\"" },
+	};
+	for (size_t i = 0; i < sizeof minone / sizeof *minone; i++) {
+		buf_init(&b);
+		aa_put_glob(&b, minone[i][0], true);
+		assert_string_equal(buf_cstr(&b), minone[i][1]);
+		buf_free(&b);
+	}
 	assert_string_equal(aa_family_name(10), "inet6");
 	assert_null(aa_family_name(12345));
 }

@@ -289,6 +289,35 @@ static void other_domains(void **state)
 	front_release(c);
 }
 
+/* A directory is named "d/" by the kernel (AppArmor's meaning): a glob
+ * matches it in either form; a star right after '/' still needs a
+ * character, so "/sys/" star does not name /sys itself. */
+static void directories(void **state)
+{
+	(void)state;
+	front_compiled *c = ok("policy p {\n  default deny file;\n  allow file \"/etc/**\" read;\n"
+			       "  allow file \"/srv/\" read;\n  deny file \"/sys/*\" lock;\n}\n");
+	ir_event ev = front_file("/etc", IR_PERM_READ);
+	expect(c->p, ev, IR_DENY, EPERM);          /* a file named /etc */
+	ev.u.file.dir = true;
+	expect(c->p, ev, IR_DENY, EPERM);          /* ** after '/' needs a character */
+	ev = front_file("/etc/ssl", IR_PERM_READ);
+	ev.u.file.dir = true;
+	expect(c->p, ev, IR_ALLOW, 0);
+	ev = front_file("/srv", IR_PERM_READ);
+	expect(c->p, ev, IR_DENY, EPERM);
+	ev.u.file.dir = true;
+	expect(c->p, ev, IR_ALLOW, 0);             /* "/srv/" names the directory */
+	ev = front_file("/sys", IR_PERM_LOCK);
+	ev.u.file.dir = true;
+	expect(c->p, ev, IR_DENY, EPERM);          /* the default: /sys/ star misses /sys/ */
+	ev = front_file("/sys/fs", IR_PERM_LOCK);
+	ev.u.file.dir = true;
+	ir_decision d = ir_decide(c->p, &ev);
+	assert_ptr_equal(d.by, &front_dom(c, IR_FILE)->v[2]);
+	front_release(c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -303,6 +332,7 @@ int main(void)
 		cmocka_unit_test(cidr_edges),
 		cmocka_unit_test(port_ranges),
 		cmocka_unit_test(other_domains),
+		cmocka_unit_test(directories),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -78,13 +78,24 @@ static void test_x32_numbers_reach_the_filter(void **state)
 static void test_matches(void **state)
 {
 	(void)state;
-	outcome den = { OUT_DENIED, 13, NULL }, al = { OUT_ALLOWED, 0, NULL };
+	outcome den = { .kind = OUT_DENIED, .err = 13 }, al = { .kind = OUT_ALLOWED };
 	ir_decision d_deny = { IR_DENY, 13, NULL }, d_eperm = { IR_DENY, 1, NULL };
 	ir_decision d_audit = { IR_AUDIT, 0, NULL };
 	assert_true(outcome_matches(&den, &d_deny));
 	assert_false(outcome_matches(&den, &d_eperm));
 	assert_true(outcome_matches(&al, &d_audit));
 	assert_false(outcome_matches(&al, &d_deny));
+	/* LSMs: an unobservable errno (capable(), ptrace_may_access()) agrees
+	 * with any deny; AppArmor's EACCES stands for the default EPERM only */
+	outcome den0 = { .kind = OUT_DENIED }, eacces = { .kind = OUT_DENIED, .err = 13 };
+	ir_decision d_enoent = { IR_DENY, 2, NULL };
+	assert_true(outcome_matches_lsm(&den0, &d_enoent, false));
+	assert_true(outcome_matches_lsm(&eacces, &d_eperm, true));
+	assert_false(outcome_matches_lsm(&eacces, &d_eperm, false));
+	assert_false(outcome_matches_lsm(&eacces, &d_enoent, true));
+	assert_false(outcome_matches_lsm(&al, &d_eperm, true));
+	assert_false(outcome_matches_lsm(&den0, &d_audit, false));
+	assert_true(outcome_matches_lsm(&al, &d_audit, true));
 }
 
 static void test_probes_cover_boundaries(void **state)

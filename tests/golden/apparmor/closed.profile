@@ -10,7 +10,7 @@ profile golden_closed flags=(attach_disconnected,mediate_deleted) {
   "/usr/**" rm,  # tests/golden/apparmor/closed.pol:4:3
   "/lib/**" rm,  # tests/golden/apparmor/closed.pol:4:3
   "/etc/ld.so.cache{,/}" rm,  # tests/golden/apparmor/closed.pol:4:3
-  "/usr/bin/*{,/}" ix,  # tests/golden/apparmor/closed.pol:5:3
+  "/usr/bin/?*{,/}" ix,  # tests/golden/apparmor/closed.pol:5:3
   "/srv/data/**" rwk,  # tests/golden/apparmor/closed.pol:6:3
   "/dev/{null,zero,urandom}{,/}" rw,  # tests/golden/apparmor/closed.pol:7:3
   audit "/etc/app.conf{,/}" r,  # tests/golden/apparmor/closed.pol:8:3

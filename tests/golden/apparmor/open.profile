@@ -11,7 +11,7 @@ profile golden_open flags=(attach_disconnected,mediate_deleted) {
   deny "/etc/shadow{,/}" r,  # tests/golden/apparmor/open.pol:4:3
   deny "/etc/gshadow{,/}" r,  # tests/golden/apparmor/open.pol:4:3
   deny "/srv/app/**" wl,  # tests/golden/apparmor/open.pol:5:3
-  audit "/var/log/app/*.log{,/}" a,  # tests/golden/apparmor/open.pol:6:3
+  audit "/var/log/app/?*.log{,/}" a,  # tests/golden/apparmor/open.pol:6:3
   deny "/proc/sys/**" w,  # tests/golden/apparmor/open.pol:7:3
   deny "/root/**" rw,  # tests/golden/apparmor/open.pol:8:3
   deny "/**/{nc,ncat,socat}{,/}" x,  # tests/golden/apparmor/open.pol:9:3
@@ -23,7 +23,7 @@ profile golden_open flags=(attach_disconnected,mediate_deleted) {
   umount,
   pivot_root,
   deny mount fstype=(proc,sysfs),  # tests/golden/apparmor/open.pol:12:3
-  deny mount -> "/mnt/*{,/}",  # tests/golden/apparmor/open.pol:13:3
+  deny mount -> "/mnt/?*{,/}",  # tests/golden/apparmor/open.pol:13:3
   deny umount,  # tests/golden/apparmor/open.pol:14:3
   deny pivot_root,  # tests/golden/apparmor/open.pol:15:3
   network,

@@ -1,0 +1,536 @@
+/* lsm_probe.c - ask the running kernel how an LSM (AppArmor profile or BPF
+ * LSM cgroup) decides one event, by doing it (verify.h).
+ *
+ * Each probe runs twice, each time in a fresh child that first builds its
+ * world (lsm_world.c: private namespaces, an overlay root, the probe's path
+ * as a real file, its address on lo, a peer process): once unconfined, the
+ * baseline, and once confined. Allowed means the confined run ended as the
+ * baseline did (success, or the same harmless error such as ECONNREFUSED);
+ * denied means it failed where the baseline did not, or with another
+ * errno. A baseline refused with EPERM or EACCES proves nothing: skipped.
+ * Capabilities are calibrated instead (lsm_caps.c): with and without the
+ * one capability, unconfined, once per capability.
+ * The child reports through a pipe, which neither LSM mediates once open.
+ */
+#include "verify.h"
+#include "lsm_world.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/mman.h>
+#include <sys/mount.h>
+#include <sys/ptrace.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+enum run_mode { RUN_BASE, RUN_BASE_NOCAP, RUN_CONFINED };
+
+#define MOUNT_SOURCE "/polc-probe-source"
+
+/* What the world left for the operation. */
+typedef struct {
+	int fd, fd2;
+	pid_t peer;
+	const cap_trigger *trig;
+	struct sockaddr_storage sa;
+	socklen_t salen;
+} op_state;
+
+static int skipf(op_result *r, const char *fmt, const char *arg)
+{
+	snprintf(r->why, sizeof r->why, fmt, arg);
+	r->skip = true;
+	return -1;
+}
+
+static void set_result(op_result *r, int rc)
+{
+	r->ok = rc >= 0;
+	r->err = r->ok ? 0 : errno;
+}
+
+/* ---- network ---- */
+
+static void sockaddr_of(const ir_event *ev, op_state *s)
+{
+	memset(&s->sa, 0, sizeof s->sa);
+	if (ev->u.net.family == AF_INET6) {
+		struct sockaddr_in6 *a = (struct sockaddr_in6 *)&s->sa;
+		a->sin6_family = AF_INET6;
+		a->sin6_port = htons(ev->u.net.port);
+		if (ev->u.net.has_addr)
+			memcpy(&a->sin6_addr, ev->u.net.addr, 16);
+		else
+			a->sin6_addr = in6addr_loopback;
+		s->salen = sizeof *a;
+	} else {
+		struct sockaddr_in *a = (struct sockaddr_in *)&s->sa;
+		a->sin_family = AF_INET;
+		a->sin_port = htons(ev->u.net.port);
+		if (ev->u.net.has_addr)
+			memcpy(&a->sin_addr, ev->u.net.addr, 4);
+		else
+			a->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+		s->salen = sizeof *a;
+	}
+}
+
+static const unsigned char *sa_addr(const op_state *s)
+{
+	return s->sa.ss_family == AF_INET6
+		? (const unsigned char *)&((const struct sockaddr_in6 *)&s->sa)->sin6_addr
+		: (const unsigned char *)&((const struct sockaddr_in *)&s->sa)->sin_addr;
+}
+
+static int new_socket(const ir_event *ev, op_result *r)
+{
+	int fd = socket(ev->u.net.family, ev->u.net.type | SOCK_CLOEXEC, ev->u.net.protocol);
+	if (fd < 0)
+		skipf(r, "cannot create the socket unconfined: %s", strerror(errno));
+	return fd;
+}
+
+static int prepare_net(const ir_event *ev, op_state *s, op_result *r)
+{
+	int op = ev->u.net.op;
+	if (op == IR_NET_CREATE)
+		return 0;
+	int fam = ev->u.net.family;
+	if (fam != AF_INET && fam != AF_INET6)
+		return skipf(r, "%s needs an inet address", "this network operation");
+	sockaddr_of(ev, s);
+	if (world_add_addr(fam, sa_addr(s), r) < 0)
+		return -1;
+	if ((s->fd = new_socket(ev, r)) < 0)
+		return -1;
+	int one = 1;
+	setsockopt(s->fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+	if (op == IR_NET_BIND || op == IR_NET_CONNECT)
+		return 0;
+	bool stream = ev->u.net.type == SOCK_STREAM;
+	if (op == IR_NET_SEND && !stream)
+		return 0;                    /* sendto an address */
+	/* listen, accept, send on a stream: a bound socket; accept and send
+	 * also a connection to it, made on loopback before confinement */
+	if (bind(s->fd, (struct sockaddr *)&s->sa, s->salen) < 0)
+		return skipf(r, "cannot bind unconfined: %s", strerror(errno));
+	if (op == IR_NET_LISTEN)
+		return 0;
+	if (!stream)
+		return skipf(r, "%s", "accept needs a stream socket");
+	if (listen(s->fd, 4) < 0 || (s->fd2 = new_socket(ev, r)) < 0 ||
+	    connect(s->fd2, (struct sockaddr *)&s->sa, s->salen) < 0)
+		return skipf(r, "cannot connect on loopback unconfined: %s", strerror(errno));
+	return 0;
+}
+
+static void op_net(const ir_event *ev, op_state *s, op_result *r)
+{
+	int rc;
+	switch (ev->u.net.op) {
+	case IR_NET_CREATE:
+		rc = socket(ev->u.net.family, ev->u.net.type | SOCK_CLOEXEC, ev->u.net.protocol);
+		break;
+	case IR_NET_CONNECT: rc = connect(s->fd, (struct sockaddr *)&s->sa, s->salen); break;
+	case IR_NET_BIND: rc = bind(s->fd, (struct sockaddr *)&s->sa, s->salen); break;
+	case IR_NET_LISTEN: rc = listen(s->fd, 4); break;
+	case IR_NET_ACCEPT: rc = accept4(s->fd, NULL, NULL, SOCK_CLOEXEC); break;
+	case IR_NET_SEND:
+		rc = ev->u.net.type == SOCK_STREAM
+			? (int)send(s->fd2, "x", 1, MSG_NOSIGNAL)
+			: (int)sendto(s->fd, "x", 1, 0, (struct sockaddr *)&s->sa, s->salen);
+		break;
+	default:
+		errno = EINVAL;
+		rc = -1;
+	}
+	set_result(r, rc);
+}
+
+/* ---- files ---- */
+
+/* exec in a grandchild, which inherits the confinement; a CLOEXEC pipe
+ * tells whether execve() itself failed. */
+static int do_exec(const char *path)
+{
+	int p[2];
+	if (pipe2(p, O_CLOEXEC) < 0)
+		return -1;
+	pid_t pid = fork();
+	if (pid == 0) {
+		char *argv[] = { (char *)path, NULL }, *envp[] = { NULL };
+		execve(path, argv, envp);
+		int e = errno;
+		if (write(p[1], &e, sizeof e) != sizeof e)
+			_exit(126);
+		_exit(127);
+	}
+	close(p[1]);
+	int e = 0;
+	ssize_t n = pid < 0 ? -1 : read(p[0], &e, sizeof e);
+	close(p[0]);
+	if (pid > 0)
+		waitpid(pid, NULL, 0);
+	if (n == sizeof e) {
+		errno = e;
+		return -1;
+	}
+	return pid < 0 ? -1 : 0;
+}
+
+static int prepare_file(const ir_event *ev, op_state *s, op_result *r)
+{
+	bool exec = ev->domain == IR_EXEC || ev->u.file.perm == IR_PERM_EXEC;
+	const char *path = ev->domain == IR_EXEC ? ev->u.exec.path : ev->u.file.path;
+	if (ev->domain == IR_FILE && ev->u.file.perm == IR_PERM_LINK)
+		return skipf(r, "%s", "link probes are not implemented");
+	if (world_make_path(path, exec, false, r) < 0)
+		return -1;
+	/* An overlay copies a lower file up when it is first opened for
+	 * writing, reading the lower file as the task: the BPF LSM would judge
+	 * that read, which the workload never asked for. Copy it up now. */
+	if (ev->domain == IR_FILE && !r->isdir &&
+	    (ev->u.file.perm == IR_PERM_WRITE || ev->u.file.perm == IR_PERM_APPEND)) {
+		int fd = open(path, O_WRONLY | O_CLOEXEC);
+		if (fd >= 0)
+			close(fd);
+	}
+	(void)s;
+	return 0;
+}
+
+/* mmap and lock need an open file. AppArmor does not re-check a file that
+ * an unconfined task opened (delegation), so it is opened confined; if the
+ * policy refuses that open, the probe proves nothing. */
+static int open_confined(const char *path, op_result *r)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		snprintf(r->why, sizeof r->why, "the policy refuses the open it needs (%s)",
+			 strerror(errno));
+		r->inconclusive = true;
+	}
+	return fd;
+}
+
+static void op_file(const ir_event *ev, op_state *s, op_result *r)
+{
+	if (ev->domain == IR_EXEC) {
+		set_result(r, do_exec(ev->u.exec.path));
+		return;
+	}
+	const char *path = ev->u.file.path;
+	int fd = -1, rc;
+	switch (ev->u.file.perm) {
+	case IR_PERM_READ: fd = open(path, O_RDONLY | O_CLOEXEC); rc = fd; break;
+	case IR_PERM_WRITE: fd = open(path, O_WRONLY | O_CLOEXEC); rc = fd; break;
+	case IR_PERM_APPEND: fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC); rc = fd; break;
+	case IR_PERM_EXEC: rc = do_exec(path); break;
+	case IR_PERM_MMAP: {
+		if ((fd = open_confined(path, r)) < 0)
+			return;
+		void *m = mmap(NULL, 4096, PROT_READ | PROT_EXEC, MAP_PRIVATE, fd, 0);
+		rc = m == MAP_FAILED ? -1 : 0;
+		break;
+	}
+	case IR_PERM_LOCK:
+		if ((fd = open_confined(path, r)) < 0)
+			return;
+		/* a shared lock: AppArmor asks w as well for a write lock */
+		rc = flock(fd, LOCK_SH | LOCK_NB);
+		break;
+	default: errno = EINVAL; rc = -1; break;
+	}
+	set_result(r, rc);
+	if (fd >= 0)
+		close(fd);
+}
+
+/* ---- mount ---- */
+
+static int prepare_mount(const ir_event *ev, op_result *r)
+{
+	const char *t = ev->u.mount.target ? ev->u.mount.target : "/mnt";
+	if (world_make_path(t, false, true, r) < 0)
+		return -1;
+	/* An existing source: AppArmor looks a device path up before it
+	 * decides, and a missing one fails with ENOENT either way. */
+	if (ev->u.mount.op == IR_MOUNT_MOUNT)
+		return world_make_path(MOUNT_SOURCE, false, false, r);
+	if (mount("polc-probe", t, "tmpfs", 0, NULL) < 0)
+		return skipf(r, "cannot mount a tmpfs on the target unconfined: %s", strerror(errno));
+	if (ev->u.mount.op == IR_MOUNT_PIVOT_ROOT) {
+		char old[4200];
+		snprintf(old, sizeof old, "%s/.old", t);
+		if (mkdir(old, 0700) < 0)
+			return skipf(r, "mkdir put_old: %s", strerror(errno));
+	}
+	return 0;
+}
+
+static void op_mount(const ir_event *ev, op_result *r)
+{
+	const char *t = ev->u.mount.target ? ev->u.mount.target : "/mnt";
+	int rc;
+	switch (ev->u.mount.op) {
+	case IR_MOUNT_MOUNT:
+		rc = mount(MOUNT_SOURCE, t, ev->u.mount.fstype ? ev->u.mount.fstype : "tmpfs", 0, NULL);
+		break;
+	case IR_MOUNT_UMOUNT: rc = umount2(t, 0); break;
+	default: {
+		char old[4200];
+		snprintf(old, sizeof old, "%s/.old", t);
+		rc = (int)syscall(SYS_pivot_root, t, old);
+		break;
+	}
+	}
+	set_result(r, rc);
+}
+
+/* ---- ptrace, signal ---- */
+
+static void op_ptrace(const ir_event *ev, op_state *s, op_result *r)
+{
+	if (ev->u.ptrace.mode == IR_PTRACE_READ) {
+		char p[64];
+		snprintf(p, sizeof p, "/proc/%d/environ", (int)s->peer);
+		int fd = open(p, O_RDONLY | O_CLOEXEC);
+		set_result(r, fd);
+		if (fd >= 0)
+			close(fd);
+	} else {
+		set_result(r, (int)ptrace(PTRACE_ATTACH, s->peer, 0, 0));
+	}
+}
+
+/* ---- one run ---- */
+
+static int prepare(const ir_event *ev, op_state *s, enum run_mode mode, op_result *r)
+{
+	switch (ev->domain) {
+	case IR_FILE:
+	case IR_EXEC:
+		return prepare_file(ev, s, r);
+	case IR_CAPABILITY:
+		s->trig = cap_trigger_find(ev->u.cap.cap);
+		return s->trig ? cap_trigger_setup(s->trig, r) : skipf(r, "%s", cap_no_trigger_why(ev->u.cap.cap));
+	case IR_NETWORK:
+		return prepare_net(ev, s, r);
+	case IR_MOUNT:
+		return prepare_mount(ev, r);
+	case IR_PTRACE:
+		s->peer = world_peer(false);
+		return s->peer < 0 ? skipf(r, "fork a peer: %s", strerror(errno)) : 0;
+	case IR_SIGNAL:
+		if (ev->u.signal.peer && strcmp(ev->u.signal.peer, "unconfined"))
+			return skipf(r, "needs a peer confined by '%s'", ev->u.signal.peer);
+		s->peer = world_peer(false);
+		return s->peer < 0 ? skipf(r, "fork a peer: %s", strerror(errno)) : 0;
+	default:
+		return skipf(r, "%s", "not an LSM event");
+	}
+	(void)mode;
+}
+
+static void operate(const ir_event *ev, op_state *s, enum run_mode mode, op_result *r)
+{
+	switch (ev->domain) {
+	case IR_FILE: case IR_EXEC: op_file(ev, s, r); break;
+	case IR_CAPABILITY:
+		if (caps_keep_only(ev->u.cap.cap, mode != RUN_BASE_NOCAP) < 0) {
+			skipf(r, "capset: %s", strerror(errno));
+			return;
+		}
+		cap_trigger_op(s->trig, r);
+		break;
+	case IR_NETWORK: op_net(ev, s, r); break;
+	case IR_MOUNT: op_mount(ev, r); break;
+	case IR_PTRACE: op_ptrace(ev, s, r); break;
+	case IR_SIGNAL: set_result(r, kill(s->peer, SIGCONT)); break;
+	default: break;
+	}
+}
+
+/* The descriptor through which the child confines itself, opened before
+ * its world hides /proc or /sys. */
+static int open_confine(const lsm_confine *c, op_result *r)
+{
+	char p[4200];
+	if (c->cgroup) {
+		snprintf(p, sizeof p, "%s/cgroup.procs", c->cgroup);
+		int fd = open(p, O_WRONLY | O_CLOEXEC);
+		return fd < 0 ? skipf(r, "open cgroup.procs: %s", strerror(errno)) : fd;
+	}
+	int fd = open("/proc/self/attr/apparmor/current", O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		fd = open("/proc/self/attr/current", O_WRONLY | O_CLOEXEC);
+	return fd < 0 ? skipf(r, "open /proc/self/attr: %s", strerror(errno)) : fd;
+}
+
+static int confine(const lsm_confine *c, int fd, op_result *r)
+{
+	char cmd[512];
+	int n = c->cgroup ? snprintf(cmd, sizeof cmd, "0\n")
+			  : snprintf(cmd, sizeof cmd, "changeprofile %s", c->aa_profile);
+	if (write(fd, cmd, (size_t)n) != n)
+		return skipf(r, "cannot enter the confinement: %s", strerror(errno));
+	close(fd);
+	return 0;
+}
+
+static __attribute__((noreturn)) void child(const lsm_confine *c, const ir_event *ev,
+					    enum run_mode mode, int out)
+{
+	op_result r;
+	memset(&r, 0, sizeof r);
+	op_state s = { .fd = -1, .fd2 = -1, .peer = -1 };
+	int cfd = -1;
+	signal(SIGPIPE, SIG_IGN);
+	if ((mode != RUN_CONFINED || (cfd = open_confine(c, &r)) >= 0) &&
+	    world_enter(&r) == 0 && prepare(ev, &s, mode, &r) == 0 &&
+	    (mode != RUN_CONFINED || confine(c, cfd, &r) == 0))
+		operate(ev, &s, mode, &r);
+	if (write(out, &r, sizeof r) != sizeof r)
+		_exit(1);
+	_exit(0);
+}
+
+static op_result run_once(const lsm_confine *c, const ir_event *ev, enum run_mode mode)
+{
+	op_result r;
+	memset(&r, 0, sizeof r);
+	int p[2];
+	if (pipe2(p, O_CLOEXEC) < 0) {
+		skipf(&r, "pipe: %s", strerror(errno));
+		return r;
+	}
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid == 0) {
+		close(p[0]);
+		child(c, ev, mode, p[1]);
+	}
+	close(p[1]);
+	ssize_t n = pid < 0 ? -1 : read(p[0], &r, sizeof r);
+	close(p[0]);
+	int st = 0;
+	if (pid > 0)
+		while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+			;
+	if (n != (ssize_t)sizeof r) {
+		memset(&r, 0, sizeof r);
+		r.skip = true;
+		snprintf(r.why, sizeof r.why, "the probe child died (%s %d)",
+			 WIFSIGNALED(st) ? "signal" : "status",
+			 WIFSIGNALED(st) ? WTERMSIG(st) : WEXITSTATUS(st));
+	}
+	return r;
+}
+
+static bool same(const op_result *a, const op_result *b)
+{
+	return a->ok == b->ok && (a->ok || a->err == b->err);
+}
+
+static outcome judged(outcome_kind k, int err, const char *fmt, const char *arg)
+{
+	outcome o;
+	memset(&o, 0, sizeof o);
+	o.kind = k;
+	o.err = err;
+	if (fmt) {
+		snprintf(o.text, sizeof o.text, fmt, arg);
+		o.why = NULL;
+	}
+	return o;
+}
+
+/* Per capability: with and without it, unconfined (0: not yet run). */
+static struct { int done; op_result with, without; } calib[64];
+
+static outcome run_cap(const lsm_confine *c, const ir_event *ev)
+{
+	int cap = ev->u.cap.cap;
+	if (cap < 0 || cap >= 64 || !cap_trigger_find(cap))
+		return judged(OUT_SKIPPED, 0, "%s", cap_no_trigger_why(cap));
+	if (!calib[cap].done) {
+		calib[cap].with = run_once(c, ev, RUN_BASE);
+		calib[cap].without = run_once(c, ev, RUN_BASE_NOCAP);
+		calib[cap].done = 1;
+	}
+	const op_result *w = &calib[cap].with, *wo = &calib[cap].without;
+	if (w->skip)
+		return judged(OUT_SKIPPED, 0, "%s", w->why);
+	if (wo->skip || same(w, wo))
+		return judged(OUT_SKIPPED, 0, "%s", "its trigger does not depend on the capability on this kernel");
+	op_result got = run_once(c, ev, RUN_CONFINED);
+	if (got.skip)
+		return judged(OUT_ERROR, 0, "%s", got.why);
+	if (same(&got, w))
+		return judged(OUT_ALLOWED, 0, NULL, NULL);
+	if (same(&got, wo))
+		return judged(OUT_DENIED, 0, NULL, NULL);
+	return judged(OUT_ERROR, 0, "confined the trigger failed with %s, neither allowed nor denied",
+		      strerror(got.err));
+}
+
+outcome lsm_probe_run(const lsm_confine *c, const ir_event *ev)
+{
+	if (ev->domain == IR_CAPABILITY)
+		return run_cap(c, ev);
+	op_result base = run_once(c, ev, RUN_BASE);
+	if (base.skip)
+		return judged(OUT_SKIPPED, 0, "%s", base.why);
+	if (!base.ok && (base.err == EPERM || base.err == EACCES))
+		return judged(OUT_SKIPPED, 0, "refused unconfined too (%s)", strerror(base.err));
+	/* A file operation that fails unconfined (write to a directory: EISDIR)
+	 * fails before any LSM is asked. Network and mount operations ask the
+	 * LSM first, so their harmless errors (ECONNREFUSED, ENODEV) still tell. */
+	if (!base.ok && (ev->domain == IR_FILE || ev->domain == IR_EXEC))
+		return judged(OUT_SKIPPED, 0, "fails unconfined (%s)", strerror(base.err));
+	op_result got = run_once(c, ev, RUN_CONFINED);
+	if (!got.skip && !got.inconclusive && !same(&got, &base)) {
+		/* A difference must hold twice: a loopback address that was not
+		 * ready yet must not pass for a denial. */
+		op_result base2 = run_once(c, ev, RUN_BASE), got2 = run_once(c, ev, RUN_CONFINED);
+		if (!same(&base2, &base) || !same(&got2, &got))
+			return judged(OUT_ERROR, 0, "%s", "unstable: two runs ended differently");
+	}
+	outcome o;
+	if (got.inconclusive)
+		o = judged(OUT_SKIPPED, 0, "%s", got.why);
+	else if (got.skip)
+		o = judged(OUT_ERROR, 0, "%s", got.why);
+	else if (same(&got, &base))
+		o = judged(OUT_ALLOWED, 0, NULL, NULL);
+	else if (!got.ok)
+		/* ptrace read access is asked as a yes/no (ptrace_may_access):
+		 * the caller's errno is its own, not the LSM's */
+		o = judged(OUT_DENIED, ev->domain == IR_PTRACE && ev->u.ptrace.mode == IR_PTRACE_READ
+			   ? 0 : got.err, NULL, NULL);
+	else
+		o = judged(OUT_ERROR, 0, "succeeded confined but failed unconfined (%s)",
+			   strerror(base.err));
+	o.isdir = base.isdir;
+	return o;
+}
+
+bool outcome_matches_lsm(const outcome *o, const ir_decision *d, bool apparmor)
+{
+	if (d->verdict != IR_DENY && d->verdict != IR_KILL)
+		return o->kind == OUT_ALLOWED;
+	if (o->kind != OUT_DENIED)
+		return false;
+	if (o->err == 0 || o->err == d->err)
+		return true;
+	return apparmor && d->err == EPERM && o->err == EACCES;
+}
