@@ -171,9 +171,21 @@ static int outputs(const bench_opts *o, const bresults *r)
 	return rc;
 }
 
+/* Servers and tools write to /dev/null; if something replaced it with a
+ * file (a rename onto it), they misbehave and the figures are wrong. */
+static bool null_ok(void)
+{
+	struct stat st;
+	if (!stat("/dev/null", &st) && S_ISCHR(st.st_mode))
+		return true;
+	fprintf(stderr, "polc bench: /dev/null is not the null device (replaced by a file?); "
+		"restore it first: mknod -m 666 /dev/null.new c 1 3 && mv /dev/null.new /dev/null\n");
+	return false;
+}
+
 int bench_main(bench_opts *o)
 {
-	if (locate(o) < 0)
+	if (locate(o) < 0 || !null_ok())
 		return 3;
 	const char *tmp = getenv("TMPDIR");
 	char *work = xasprintf("%s/polc-bench-XXXXXX", tmp && *tmp ? tmp : "/tmp");

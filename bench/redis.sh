@@ -2,7 +2,9 @@
 # One redis-benchmark measurement for polc bench: redis-server on
 # 127.0.0.1:PORT started under WRAPPER (a scenario's `polc run ...  --`, a
 # tracer, or nothing), GET and SET from redis-benchmark with CONNS
-# connections, then SHUTDOWN and the wrapper's exit status.
+# connections (twice; the better of the two per test: other work on a
+# shared machine only ever slows a run down), then SHUTDOWN and the
+# wrapper's exit status.
 #   sh bench/redis.sh PORT REQUESTS CONNS DIR [WRAPPER...]
 # Prints "GET <req/s>", "SET <req/s>", "exit <status>"; exit 1 when the
 # server did not come up or the benchmark printed nothing.
@@ -27,11 +29,15 @@ until redis-cli -h 127.0.0.1 -p "$PORT" ping >/dev/null 2>&1; do
 done
 # In the background: a signal's trap runs at once during `wait`, not after
 # a foreground command. -q: one "NAME: N requests per second" line per test.
-redis-benchmark -h 127.0.0.1 -p "$PORT" -c "$C" -n "$N" -t get,set -q >"$D/rb.raw" 2>/dev/null &
-b=$!
-wait $b
-b=
-tr '\r' '\n' <"$D/rb.raw" | awk '/requests per second/ { sub(":", "", $1); print $1, $2 }' >"$D/rb.out"
+: >"$D/rb.raw"
+for pass in 1 2; do
+	redis-benchmark -h 127.0.0.1 -p "$PORT" -c "$C" -n "$N" -t get,set -q >>"$D/rb.raw" 2>/dev/null &
+	b=$!
+	wait $b
+	b=
+done
+tr '\r' '\n' <"$D/rb.raw" | awk '/requests per second/ { sub(":", "", $1); if ($2 > best[$1]) best[$1] = $2 }
+	END { for (k in best) print k, best[k] }' >"$D/rb.out"
 stop
 wait $w
 st=$?

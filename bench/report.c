@@ -121,6 +121,11 @@ static void md_where(const bresults *r, buf *out)
 		}
 		buf_puts(out, " |\n");
 	}
+	const char *q = br_get(r, "lab", "other_qemus");
+	if (q && strcmp(q, "0"))
+		buf_printf(out, "\nWhile the lab ran, %s other qemu process%s (other users of the lab) "
+			   "shared the host's CPUs with it: lab figures are noisier for it.\n", q,
+			   strcmp(q, "1") ? "es" : "");
 	buf_puts(out, "\nThe filter cost model counts BPF instructions in an interpreter, so it "
 		 "depends on no machine. The lab boots Debian's kernel in qemu with AppArmor and "
 		 "BPF LSM (docs/lab.md) on the host's userland; its micro and macro figures are "
@@ -273,7 +278,8 @@ static void md_failures(const bresults *r, buf *out, const char *prefix)
 static void md_workloads(const bresults *r, buf *out)
 {
 	buf_printf(out, "## Micro benchmarks\n\nbench/micro.c (unixbench-like; one process per "
-		   "round and configuration, each test timed for a fixed interval): getppid, "
+		   "round and configuration; each test timed in 5 equal slices and the fastest "
+		   "slice kept, since other work on a shared machine only slows a slice down): getppid, "
 		   "openat+close of a 4 KiB file, stat of it, pread of 4 KiB, a one-byte pipe "
 		   "round trip to a child, fork+exit+wait, fork+execl of itself+wait, "
 		   "posix_spawn of itself+wait. Rounds: native %zu, lab %zu.\n\n",
@@ -281,17 +287,20 @@ static void md_workloads(const bresults *r, buf *out)
 	md_scen_table(r, out, "micro", micro_tests, 8);
 	static const char *const rm[] = { "GET", "SET" };
 	buf_printf(out, "## Macro: redis-benchmark\n\nredis-server on 127.0.0.1 started under "
-		   "each scenario; redis-benchmark -c 50 -t get,set (unconfined client). Rounds: "
+		   "each scenario; redis-benchmark -c 50 -t get,set (unconfined client), two passes "
+		   "per server start, the better one per test. Rounds: "
 		   "native %zu, lab %zu.\n\n", rounds_of(r, "native", "redis"),
 		   rounds_of(r, "lab", "redis"));
 	md_scen_table(r, out, "redis", rm, 2);
 	static const char *const pm[] = { "select-only" };
 	buf_puts(out, "## Macro: pgbench\n\nA throw-away PostgreSQL cluster (scale 2, fsync off) "
 		 "on 127.0.0.1 started under each scenario; pgbench -S -c 4 -j 2 (read-only).\n\n");
-	const char *na = br_get(r, "native", "na.pgbench");
-	if (na)
-		buf_printf(out, "Skipped: %s\n\n", na);
-	else
+	for (size_t e = 0; e < 2; e++) {
+		const char *na = br_get(r, envs[e], "na.pgbench");
+		if (na)
+			buf_printf(out, "Skipped in %s: %s\n\n", env_title(envs[e]), na);
+	}
+	if (has(r, "native", "pgbench", "seccomp") || has(r, "lab", "pgbench", "seccomp"))
 		md_scen_table(r, out, "pgbench", pm, 1);
 	buf_puts(out, "Configurations that failed (left out from then on):\n\n");
 	size_t before = out->len;
