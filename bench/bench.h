@@ -40,6 +40,7 @@ typedef struct {
 	double soak_minutes;       /* <0: the mode's (full 10, else 0) */
 	unsigned sections;         /* BS_* */
 	const char *md, *json, *svg, *raw;
+	const char *report_from;   /* re-render the outputs from this raw table */
 	const char *cmdline;       /* for the report */
 	/* filled by bench_main from the environment */
 	const char *polc, *micro, *srcdir, *workdir;

@@ -19,4 +19,4 @@ BENCH_ARGS ?= --vm
 BENCH_OUT ?= bench
 bench: $(POLC) $(BENCH_MICRO)
 	$(POLC) bench $(BENCH_ARGS) -o $(BENCH_OUT)/RESULTS.md --json $(BENCH_OUT)/results.json \
-	  --chart $(BENCH_OUT)/results.svg
+	  --chart $(BENCH_OUT)/results.svg --raw $(BENCH_OUT)/results.raw

@@ -3,6 +3,7 @@
 #include "bench.h"
 #include "../backends/backend.h"
 #include "../compiler/compile.h"
+#include "../compiler/diag.h"
 
 #include <errno.h>
 #include <ftw.h>
@@ -183,8 +184,31 @@ static bool null_ok(void)
 	return false;
 }
 
+/* --report-from RAW: the outputs again from a saved table, measuring nothing
+ * (after a change to the report, or to add a chart). */
+static int rerender(const bench_opts *o)
+{
+	diag_ctx d;
+	diag_init(&d);
+	src_file *f = diag_read_file(&d, o->report_from, src_loc_none());
+	bresults r;
+	br_init(&r);
+	int rc = 3;
+	if (!f)
+		diag_print(&d, stderr, false);
+	else if (br_read_raw(&r, f->text) < 0)
+		fprintf(stderr, "polc bench: %s is not a polc bench raw table\n", o->report_from);
+	else
+		rc = outputs(o, &r) ? 3 : 0;
+	br_free(&r);
+	diag_free(&d);
+	return rc;
+}
+
 int bench_main(bench_opts *o)
 {
+	if (o->report_from)
+		return rerender(o);
 	if (locate(o) < 0 || !null_ok())
 		return 3;
 	const char *tmp = getenv("TMPDIR");

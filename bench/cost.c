@@ -26,6 +26,7 @@
 #include "../compiler/compile.h"
 #include "../tracer/sysmix.h"
 
+#include <errno.h>
 #include <linux/audit.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -75,7 +76,7 @@ static size_t uncond_allows(const sc_plan *pl, bool *u)
 /* Each statement as written, straight into libseccomp. */
 static scmp_filter_ctx direct(const ir_policy *p, size_t *refused)
 {
-	ir_action bad = { IR_DENY, 1 /* EPERM */ };
+	ir_action bad = { IR_DENY, EPERM };
 	scmp_filter_ctx ctx = seccomp_init(sc_action(ir_effective(p, p->defaults[IR_SYSCALL])));
 	if (!ctx)
 		return NULL;
@@ -140,12 +141,18 @@ static int variant(const ir_policy *p, const sc_plan *pl, int k, const sys_freq 
 	return rc;
 }
 
-typedef struct { double mean, mean_cached; unsigned worst; size_t cached; } figures;
+typedef struct {
+	double mean, mean_cached;
+	double cached_share;   /* of the mix's calls, those the cache skips */
+	unsigned worst;
+	uint32_t worst_nr;     /* the syscall taking the longest path */
+	size_t cached;
+} figures;
 
 static figures measure(const struct sock_filter *f, size_t len, const sys_freq *mix, size_t n,
 		       const bool *u)
 {
-	figures g = { 0, 0, 0, 0 };
+	figures g = { 0, 0, 0, 0, 0, 0 };
 	for (uint32_t nr = 0; nr < 1024; nr++)
 		for (int v = 0; v < 2; v++) {
 			struct seccomp_data sd = { .nr = (int)nr, .arch = AUDIT_ARCH_X86_64 };
@@ -153,8 +160,10 @@ static figures measure(const struct sock_filter *f, size_t len, const sys_freq *
 				memset(sd.args, 0xff, sizeof sd.args);
 			bpf_run_info info;
 			uint32_t ret = bpf_interp(f, len, &sd, &info);
-			if (info.steps > g.worst)
+			if (info.steps > g.worst) {
 				g.worst = info.steps;
+				g.worst_nr = nr;
+			}
 			if (!v && u[nr] && ret == SECCOMP_RET_ALLOW && !info.loaded_args)
 				g.cached++;
 		}
@@ -168,11 +177,13 @@ static figures measure(const struct sock_filter *f, size_t len, const sys_freq *
 			      ret == SECCOMP_RET_ALLOW && !info.loaded_args;
 		g.mean += (double)mix[i].count * info.steps;
 		g.mean_cached += cached ? 0 : (double)mix[i].count * info.steps;
+		g.cached_share += cached ? (double)mix[i].count : 0;
 		w += (double)mix[i].count;
 	}
 	if (w > 0) {
 		g.mean /= w;
 		g.mean_cached /= w;
+		g.cached_share /= w;
 	}
 	return g;
 }
@@ -241,7 +252,9 @@ static int one_policy(const bench_opts *o, const cpol *c, bresults *r)
 		add(r, vname[k], c->label, "length", "insns", (double)len);
 		add(r, vname[k], c->label, "mean", "insns", g.mean);
 		add(r, vname[k], c->label, "worst", "insns", g.worst);
+		add(r, vname[k], c->label, "worst_nr", "nr", g.worst_nr);
 		add(r, vname[k], c->label, "mean_cached", "insns", g.mean_cached);
+		add(r, vname[k], c->label, "cached_share", "fraction", g.cached_share);
 		add(r, vname[k], c->label, "cache_allows", "count", (double)g.cached);
 		add(r, vname[k], c->label, "uncond_allows", "count", (double)nu);
 		add(r, vname[k], c->label, "refused_rules", "count", (double)refused);

@@ -18,6 +18,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <spawn.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -39,6 +40,17 @@ static double now(void)
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* A timeout's SIGTERM: leave no directory behind. */
+static void on_term(int sig)
+{
+	(void)sig;
+	if (file[0])
+		unlink(file);
+	if (dir[0])
+		rmdir(dir);
+	_exit(143);
 }
 
 static void die(const char *what)
@@ -233,6 +245,8 @@ static void setup(void)
 	if (fd < 0 || write(fd, b, sizeof b) != (ssize_t)sizeof b)
 		die(file);
 	fd4k = fd;
+	signal(SIGTERM, on_term);
+	signal(SIGINT, on_term);
 	ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
 	if (n <= 0)
 		die("readlink /proc/self/exe");

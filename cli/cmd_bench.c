@@ -1,7 +1,9 @@
 /* cmd_bench.c - `polc bench`: options only; the work is in bench/.
  *
  *   polc bench [--quick|--smoke] [--vm] [-o REPORT.md] [--json FILE]
- *              [--chart FILE.svg] [--only LIST] [--reps N] [--soak MINUTES]
+ *              [--chart FILE.svg] [--raw FILE] [--only LIST] [--reps N]
+ *              [--soak MINUTES]
+ *   polc bench --report-from RAW [-o REPORT.md] [--json FILE] [--chart FILE]
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -60,7 +62,7 @@ static int usage(void)
 int cmd_bench(int argc, char **argv)
 {
 	enum { O_QUICK = 256, O_FULL, O_SMOKE, O_VM, O_JSON, O_CHART, O_RAW, O_REPS, O_SOAK,
-	       O_ONLY, O_IN_LAB };
+	       O_ONLY, O_IN_LAB, O_REPORT_FROM };
 	static const struct option lo[] = {
 		{ "quick", no_argument, 0, O_QUICK }, { "full", no_argument, 0, O_FULL },
 		{ "smoke", no_argument, 0, O_SMOKE }, { "vm", no_argument, 0, O_VM },
@@ -68,6 +70,7 @@ int cmd_bench(int argc, char **argv)
 		{ "chart", required_argument, 0, O_CHART }, { "raw", required_argument, 0, O_RAW },
 		{ "reps", required_argument, 0, O_REPS }, { "soak", required_argument, 0, O_SOAK },
 		{ "only", required_argument, 0, O_ONLY }, { "in-lab", no_argument, 0, O_IN_LAB },
+		{ "report-from", required_argument, 0, O_REPORT_FROM },
 		{ "help", no_argument, 0, 'h' }, { 0, 0, 0, 0 }
 	};
 	bench_opts o = { .mode = MODE_FULL, .soak_minutes = -1, .sections = BS_ALL };
@@ -86,6 +89,7 @@ int cmd_bench(int argc, char **argv)
 		case O_CHART: o.svg = optarg; break;
 		case O_RAW: o.raw = optarg; break;
 		case O_IN_LAB: o.in_lab = true; break;
+		case O_REPORT_FROM: o.report_from = optarg; break;
 		case O_REPS:
 			o.reps = (int)strtol(optarg, &end, 10);
 			if (*end || o.reps < 1 || o.reps > 1000) {

@@ -39,7 +39,8 @@ static const command commands[] = {
 	{ "bench", cmd_bench, "polc bench [--quick|--smoke] [--vm] [-o REPORT.md] [--json F] [--chart F.svg]\n"
 	  "           [--only micro,redis,pgbench,filter,compile,tracers,soak] [--reps N] [--soak MINUTES]\n"
 	  "           ratios to NoProtect per scenario x backend; --quick < 10 min; --vm: AppArmor and BPF LSM\n"
-	  "           in the kernel lab; full run: soak 10 min; markdown on stdout without -o/--json/--chart",
+	  "           in the kernel lab; full run: soak 10 min; markdown on stdout without -o/--json/--chart\n"
+	  "       polc bench --report-from RAW [-o REPORT.md] [--json F] [--chart F.svg]   (from a --raw table)",
 	  "measure the enforcers' cost" },
 	{ "diff", cmd_diff, "polc diff OLD NEW [--policy NAME] [--json] [-I DIR]\n"
 	  "       polc diff --against COMMITTED NEW   (fails only when NEW allows more)",

@@ -4,7 +4,8 @@
 # polc bench --smoke over micro, redis, the filter cost model and the
 # compiler writes markdown with its sections, JSON that parses and holds
 # per-round values, ratios and the filter rows, an SVG that parses as XML
-# with bars, and a raw table; bad options are usage errors.
+# with bars, and a raw table that renders the same report again; bad
+# options are usage errors.
 set -eu
 cd "$SRC"
 T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
@@ -49,5 +50,7 @@ PY
 python3 -c 'import sys, xml.etree.ElementTree as E; r = E.parse(sys.argv[1]).getroot(); assert r.tag.endswith("svg"); assert len(r.findall(".//{http://www.w3.org/2000/svg}rect")) > 10' "$T/r.svg" ||
 	fail "SVG does not parse or has no bars"
 head -n 1 "$T/r.raw" | grep -qx "polc-bench-raw 1" || fail "raw table header"
+"$POLC" bench --report-from "$T/r.raw" -o "$T/again.md" 2>/dev/null || fail "--report-from"
+cmp -s "$T/r.md" "$T/again.md" || fail "the report from the raw table differs"
 [ -z "$(ls "$T" | grep polc-bench-)" ] || fail "scratch directory left behind"
 echo "polc bench --smoke: $(grep -c . "$T/r.md") report lines, $(grep -c '"env"' "$T/r.json") series"
