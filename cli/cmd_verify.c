@@ -39,7 +39,7 @@ typedef struct {
 	int ngroups;
 	const char *na;                 /* the whole column is n/a: why */
 	char na_text[600];              /* na, when composed */
-	struct seen { src_loc at; char *ev; bool denied; } *seen;
+	struct seen { src_loc at; char *ev; bool denied, want_denied; } *seen;
 	size_t nseen;                   /* LSM probes run, for cross-backend checks */
 } column;
 
@@ -305,7 +305,8 @@ static void probe_domain(const ir_policy *r, int d, const backend *b, const lsm_
 		char ev_text[256];
 		probe_describe(pr, ev_text, sizeof ev_text);
 		col->seen[col->nseen++] = (struct seen){ pr->from->loc, xstrdup(ev_text),
-							 got.kind == OUT_DENIED };
+							 got.kind == OUT_DENIED,
+							 want.verdict >= IR_DENY };
 		bool ok = outcome_matches_lsm(&got, &want, aa);
 		list_probe(col->target, c, pr, &want, &got, ok ? "ok" : "MISMATCH");
 		if (!ok && !c->mismatches++) {
@@ -451,7 +452,11 @@ static void agreement(const column *a, const column *b, int *same, int *differ)
 	*same = *differ = 0;
 	for (size_t i = 0; i < a->nseen; i++)
 		for (size_t j = 0; j < b->nseen; j++)
-			if (same_loc(&a->seen[i].at, &b->seen[j].at) && !strcmp(a->seen[i].ev, b->seen[j].ev)) {
+			/* the same expectation: each target's reduced policy holds only
+			 * what it enforces exactly, so another statement may decide a
+			 * probe in one and be missing from the other */
+			if (same_loc(&a->seen[i].at, &b->seen[j].at) && !strcmp(a->seen[i].ev, b->seen[j].ev) &&
+			    a->seen[i].want_denied == b->seen[j].want_denied) {
 				a->seen[i].denied == b->seen[j].denied ? (*same)++ : (*differ)++;
 				break;
 			}
