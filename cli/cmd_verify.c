@@ -123,6 +123,22 @@ static void list_probe(const char *target, const cell *c, const probe *pr,
 	       ev, pr->what, w, g, verdict);
 }
 
+/* Count one probe that ran; keep the first mismatch of the cell. */
+static void tally(const char *target, cell *c, const probe *pr, const ir_decision *want,
+		  const outcome *got, bool ok)
+{
+	c->probes++;
+	list_probe(target, c, pr, want, got, ok ? "ok" : "MISMATCH");
+	if (ok || c->mismatches++)
+		return;
+	char ev_text[256], want_text[64], got_text[160];
+	probe_describe(pr, ev_text, sizeof ev_text);
+	describe_decision(want, want_text, sizeof want_text);
+	describe_outcome(got, got_text, sizeof got_text);
+	snprintf(c->first_mismatch, sizeof c->first_mismatch, "%s (%s): expected %s, observed %s",
+		 ev_text, pr->what, want_text, got_text);
+}
+
 static void verify_seccomp(const ir_policy *p, column *col)
 {
 	const backend *b = backend_find("seccomp");
@@ -185,20 +201,7 @@ static void verify_seccomp(const ir_policy *p, column *col)
 			c->skipped++;
 			continue;
 		}
-		c->probes++;
-		bool ok = outcome_matches(&got, &want);
-		list_probe(col->target, c, pr, &want, &got, ok ? "ok" : "MISMATCH");
-		if (!ok) {
-			if (!c->mismatches++) {
-				char ev_text[256], want_text[64], got_text[96];
-				probe_describe(pr, ev_text, sizeof ev_text);
-				describe_decision(&want, want_text, sizeof want_text);
-				describe_outcome(&got, got_text, sizeof got_text);
-				snprintf(c->first_mismatch, sizeof c->first_mismatch,
-					 "%s (%s): expected %s, observed %s", ev_text, pr->what,
-					 want_text, got_text);
-			}
-		}
+		tally(col->target, c, pr, &want, &got, outcome_matches(&got, &want));
 	}
 	probes_free(&ps);
 out:
@@ -300,23 +303,13 @@ static void probe_domain(const ir_policy *r, int d, const backend *b, const lsm_
 			list_probe(col->target, c, pr, &want, &got, "skipped");
 			continue;
 		}
-		c->probes++;
 		col->seen = xrealloc(col->seen, (col->nseen + 1) * sizeof *col->seen);
 		char ev_text[256];
 		probe_describe(pr, ev_text, sizeof ev_text);
 		col->seen[col->nseen++] = (struct seen){ pr->from->loc, xstrdup(ev_text),
 							 got.kind == OUT_DENIED,
 							 want.verdict >= IR_DENY };
-		bool ok = outcome_matches_lsm(&got, &want, aa);
-		list_probe(col->target, c, pr, &want, &got, ok ? "ok" : "MISMATCH");
-		if (!ok && !c->mismatches++) {
-			char want_text[64], got_text[160];
-			describe_decision(&want, want_text, sizeof want_text);
-			describe_outcome(&got, got_text, sizeof got_text);
-			snprintf(c->first_mismatch, sizeof c->first_mismatch,
-				 "%s (%s): expected %s, observed %s", ev_text, pr->what,
-				 want_text, got_text);
-		}
+		tally(col->target, c, pr, &want, &got, outcome_matches_lsm(&got, &want, aa));
 	}
 	probes_free(&ps);
 }
