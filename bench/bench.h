@@ -40,7 +40,9 @@ typedef struct {
 	double soak_minutes;       /* <0: the mode's (full 10, else 0) */
 	unsigned sections;         /* BS_* */
 	const char *md, *json, *svg, *raw;
-	const char *report_from;   /* re-render the outputs from this raw table */
+	const char *report_from[8];  /* re-render the outputs from these raw tables */
+	size_t nreport_from;
+	bool vm_only;              /* measure nothing natively; only the lab */
 	const char *cmdline;       /* for the report */
 	/* filled by bench_main from the environment */
 	const char *polc, *micro, *srcdir, *workdir;
@@ -101,6 +103,10 @@ int bench_compile_cost(const bench_opts *o, bresults *r);
 void bench_markdown(const bench_opts *o, const bresults *r, buf *out);
 void bench_json(const bench_opts *o, const bresults *r, buf *out);
 void bench_svg(const bresults *r, buf *out);
+
+/* bench_main.c: write the raw table now (--raw), so that a run cut short
+ * keeps what it measured. */
+void bench_checkpoint(const bench_opts *o, const bresults *r);
 
 /* bench_main.c: the whole command (after option parsing). */
 int bench_main(bench_opts *o);

@@ -184,21 +184,39 @@ static bool null_ok(void)
 	return false;
 }
 
-/* --report-from RAW: the outputs again from a saved table, measuring nothing
- * (after a change to the report, or to add a chart). */
+void bench_checkpoint(const bench_opts *o, const bresults *r)
+{
+	if (!o->raw)
+		return;
+	buf b;
+	buf_init(&b);
+	br_write_raw(r, &b);
+	if (write_file_atomic(o->raw, b.data, b.len) < 0)
+		fprintf(stderr, "polc bench: cannot write %s: %s\n", o->raw, strerror(errno));
+	buf_free(&b);
+}
+
+/* --report-from RAW...: the outputs again from saved tables (merged: e.g. a
+ * native run and a --vm-only run), measuring nothing. */
 static int rerender(const bench_opts *o)
 {
 	diag_ctx d;
 	diag_init(&d);
-	src_file *f = diag_read_file(&d, o->report_from, src_loc_none());
 	bresults r;
 	br_init(&r);
-	int rc = 3;
-	if (!f)
-		diag_print(&d, stderr, false);
-	else if (br_read_raw(&r, f->text) < 0)
-		fprintf(stderr, "polc bench: %s is not a polc bench raw table\n", o->report_from);
-	else
+	int rc = 0;
+	for (size_t i = 0; i < o->nreport_from && !rc; i++) {
+		src_file *f = diag_read_file(&d, o->report_from[i], src_loc_none());
+		if (!f) {
+			diag_print(&d, stderr, false);
+			rc = 3;
+		} else if (br_read_raw(&r, f->text) < 0) {
+			fprintf(stderr, "polc bench: %s is not a polc bench raw table\n",
+				o->report_from[i]);
+			rc = 3;
+		}
+	}
+	if (!rc)
 		rc = outputs(o, &r) ? 3 : 0;
 	br_free(&r);
 	diag_free(&d);
@@ -207,7 +225,7 @@ static int rerender(const bench_opts *o)
 
 int bench_main(bench_opts *o)
 {
-	if (o->report_from)
+	if (o->nreport_from)
 		return rerender(o);
 	if (locate(o) < 0 || !null_ok())
 		return 3;
@@ -221,7 +239,9 @@ int bench_main(bench_opts *o)
 	o->workdir = work;
 	bresults r;
 	br_init(&r);
-	const char *env = NATIVE_ENV(o);
+	/* a --vm-only run keeps its own times apart from a native run's,
+	 * with which its table may be merged (--report-from) */
+	const char *env = o->vm_only ? "lab-host" : NATIVE_ENV(o);
 	char when[64];
 	utc(when, sizeof when);
 	br_note(&r, env, "started", "%s", when);
@@ -231,7 +251,7 @@ int bench_main(bench_opts *o)
 		o->sections &= ~(unsigned)BS_MICRO;
 	}
 	int rc = 0;
-	if (!o->in_lab) {
+	if (!o->in_lab && !o->vm_only) {
 		br_note(&r, "run", "command", "%s", o->cmdline ? o->cmdline : "polc bench");
 		br_note(&r, "run", "mode", "%s", o->mode == MODE_FULL ? "full" :
 			o->mode == MODE_QUICK ? "quick" : "smoke");
@@ -241,9 +261,12 @@ int bench_main(bench_opts *o)
 		if (o->sections & BS_COMPILE)
 			rc |= bench_compile_cost(o, &r);
 	}
-	if (bench_workloads(o, &r) < 0)
+	bench_checkpoint(o, &r);
+	if (!o->vm_only && bench_workloads(o, &r) < 0)
 		rc = -1;
-	if (o->vm && !o->in_lab && rc >= 0 && (o->sections & (BS_MICRO | BS_REDIS | BS_PGBENCH)))
+	bench_checkpoint(o, &r);
+	if ((o->vm || o->vm_only) && !o->in_lab && rc >= 0 &&
+	    (o->sections & (BS_MICRO | BS_REDIS | BS_PGBENCH)))
 		bench_lab(o, &r);
 	utc(when, sizeof when);
 	br_note(&r, env, "finished", "%s", when);

@@ -426,6 +426,7 @@ static void rounds(const bench_opts *o, const params *p, cfgset *cs, bresults *r
 				fail_note(o, r, section, c, rc);
 			}
 		}
+		bench_checkpoint(o, r);
 	}
 	bench_stamp(r, NATIVE_ENV(o), section, "end");
 	for (size_t j = 0; j < cs->n; j++)
@@ -529,6 +530,7 @@ static void bench_tracers(const bench_opts *o, const params *p, bresults *r)
 			free(trace);
 			av_free(&w);
 		}
+		bench_checkpoint(o, r);
 	}
 	bench_stamp(r, env, "tracers", "end");
 }

@@ -3,7 +3,8 @@
  *   polc bench [--quick|--smoke] [--vm] [-o REPORT.md] [--json FILE]
  *              [--chart FILE.svg] [--raw FILE] [--only LIST] [--reps N]
  *              [--soak MINUTES]
- *   polc bench --report-from RAW [-o REPORT.md] [--json FILE] [--chart FILE]
+ *   polc bench --vm-only ...        (the lab alone)
+ *   polc bench --report-from RAW... [-o REPORT.md] [--json FILE] [--chart FILE]
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -62,7 +63,7 @@ static int usage(void)
 int cmd_bench(int argc, char **argv)
 {
 	enum { O_QUICK = 256, O_FULL, O_SMOKE, O_VM, O_JSON, O_CHART, O_RAW, O_REPS, O_SOAK,
-	       O_ONLY, O_IN_LAB, O_REPORT_FROM };
+	       O_ONLY, O_IN_LAB, O_REPORT_FROM, O_VM_ONLY };
 	static const struct option lo[] = {
 		{ "quick", no_argument, 0, O_QUICK }, { "full", no_argument, 0, O_FULL },
 		{ "smoke", no_argument, 0, O_SMOKE }, { "vm", no_argument, 0, O_VM },
@@ -71,6 +72,7 @@ int cmd_bench(int argc, char **argv)
 		{ "reps", required_argument, 0, O_REPS }, { "soak", required_argument, 0, O_SOAK },
 		{ "only", required_argument, 0, O_ONLY }, { "in-lab", no_argument, 0, O_IN_LAB },
 		{ "report-from", required_argument, 0, O_REPORT_FROM },
+		{ "vm-only", no_argument, 0, O_VM_ONLY },
 		{ "help", no_argument, 0, 'h' }, { 0, 0, 0, 0 }
 	};
 	bench_opts o = { .mode = MODE_FULL, .soak_minutes = -1, .sections = BS_ALL };
@@ -89,7 +91,14 @@ int cmd_bench(int argc, char **argv)
 		case O_CHART: o.svg = optarg; break;
 		case O_RAW: o.raw = optarg; break;
 		case O_IN_LAB: o.in_lab = true; break;
-		case O_REPORT_FROM: o.report_from = optarg; break;
+		case O_REPORT_FROM:
+			if (o.nreport_from == sizeof o.report_from / sizeof *o.report_from) {
+				fprintf(stderr, "polc bench: at most 8 --report-from tables\n");
+				return EXIT_USAGE;
+			}
+			o.report_from[o.nreport_from++] = optarg;
+			break;
+		case O_VM_ONLY: o.vm_only = true; break;
 		case O_REPS:
 			o.reps = (int)strtol(optarg, &end, 10);
 			if (*end || o.reps < 1 || o.reps > 1000) {
@@ -119,7 +128,7 @@ int cmd_bench(int argc, char **argv)
 		fprintf(stderr, "polc bench: unexpected argument '%s'\n", argv[optind]);
 		return usage();
 	}
-	if (o.in_lab && o.vm) {
+	if (o.in_lab && (o.vm || o.vm_only)) {
 		fprintf(stderr, "polc bench: --in-lab is the lab's own half; it takes no --vm\n");
 		return EXIT_USAGE;
 	}
