@@ -40,7 +40,8 @@ static const command commands[] = {
 	  "           [--only micro,redis,pgbench,filter,compile,tracers,soak] [--reps N] [--soak MINUTES]\n"
 	  "           ratios to NoProtect per scenario x backend; --quick < 10 min; --vm: AppArmor and BPF LSM\n"
 	  "           in the kernel lab; full run: soak 10 min; markdown on stdout without -o/--json/--chart\n"
-	  "       polc bench --report-from RAW [-o REPORT.md] [--json F] [--chart F.svg]   (from a --raw table)",
+	  "       polc bench --vm-only ... --raw F   (the lab alone)\n"
+	  "       polc bench --report-from RAW... [-o REPORT.md] [--json F] [--chart F.svg]   (--raw tables, merged)",
 	  "measure the enforcers' cost" },
 	{ "diff", cmd_diff, "polc diff OLD NEW [--policy NAME] [--json] [-I DIR]\n"
 	  "       polc diff --against COMMITTED NEW   (fails only when NEW allows more)",
