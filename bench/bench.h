@@ -5,7 +5,9 @@
  *        the micro benchmark program and of the source tree's bench/
  *        scripts.
  * Gives: a result table (results.c) filled by the sections (run.c: micro,
- *        redis, pgbench, tracers, soak, lab; cost.c: the seccomp filter
+ *        redis, pgbench, tracers, soak (the recorder natively, the BPF
+ *        enforcer in the lab: bench/soak.sh, bench/soak-bpf.sh), lab;
+ *        cost.c: the seccomp filter
  *        cost model; compile_cost.c: compile times), written as markdown,
  *        JSON, an SVG chart (report.c, svg.c), or the raw table the lab
  *        hands back to the host.

@@ -196,6 +196,72 @@ void bench_checkpoint(const bench_opts *o, const bresults *r)
 	buf_free(&b);
 }
 
+/* What one of several merged tables holds, for the report's head: when
+ * it ran and which sections it measured where. */
+static void merged_note(bresults *r, size_t i, const char *path, const char *text)
+{
+	bresults t;
+	br_init(&t);
+	br_read_raw(&t, text);
+	buf b;
+	buf_init(&b);
+	const char *base = strrchr(path, '/');
+	buf_printf(&b, "%s:", base ? base + 1 : path);
+	for (size_t k = 0; k < t.n; k++) {
+		bool seen = false;
+		for (size_t j = 0; j < k && !seen; j++)
+			seen = !strcmp(t.s[j].env, t.s[k].env) && !strcmp(t.s[j].section, t.s[k].section);
+		if (!seen)
+			buf_printf(&b, " %s %s,", t.s[k].env, t.s[k].section);
+	}
+	if (b.len && b.data[b.len - 1] == ',')
+		b.len--;
+	static const char *const envs[] = { "native", "lab-host" };
+	for (size_t e = 0; e < 2; e++) {
+		const char *st = br_get(&t, envs[e], "started");
+		const char *fin = br_get(&t, envs[e], "finished");
+		const char *w = br_get(&t, envs[e], "wall_seconds");
+		if (st)
+			buf_printf(&b, "; %s started %s, %s%s", envs[e], st,
+				   fin ? "finished " : "cut short (no finish recorded)", fin ? fin : "");
+		if (w)
+			buf_printf(&b, " (%s s)", w);
+	}
+	const char *cmd = br_get(&t, "run", "command");
+	if (cmd)
+		buf_printf(&b, "; `%s`", cmd);
+	char key[32];
+	snprintf(key, sizeof key, "merged.%zu", i + 1);
+	br_note(r, "run", key, "%s", buf_cstr(&b));
+	buf_free(&b);
+	br_free(&t);
+}
+
+/* Merge one table into r; a section's start stamp that both have keeps
+ * both ("A and B"): its rounds came from each run. */
+static int keep_starts(bresults *r, const char *text)
+{
+	size_t n = r->nn;
+	char **old = xcalloc(n + 1, sizeof *old);
+	for (size_t i = 0; i < n; i++)
+		old[i] = xstrdup(r->notes[i].value);
+	int rc = br_read_raw(r, text);
+	for (size_t i = 0; i < n; i++) {
+		const char *k = r->notes[i].key;
+		size_t kl = strlen(k);
+		if (rc == 0 && kl > 6 && !strcmp(k + kl - 6, ".start") &&
+		    strcmp(old[i], r->notes[i].value) && !strstr(old[i], r->notes[i].value)) {
+			char *env = xstrdup(r->notes[i].env), *key = xstrdup(k);
+			br_note(r, env, key, "%s and %s", old[i], r->notes[i].value);
+			free(env);
+			free(key);
+		}
+		free(old[i]);
+	}
+	free(old);
+	return rc;
+}
+
 /* --report-from RAW...: the outputs again from saved tables (merged: e.g. a
  * native run and a --vm-only run), measuring nothing. */
 static int rerender(const bench_opts *o)
@@ -210,10 +276,12 @@ static int rerender(const bench_opts *o)
 		if (!f) {
 			diag_print(&d, stderr, false);
 			rc = 3;
-		} else if (br_read_raw(&r, f->text) < 0) {
+		} else if (keep_starts(&r, f->text) < 0) {
 			fprintf(stderr, "polc bench: %s is not a polc bench raw table\n",
 				o->report_from[i]);
 			rc = 3;
+		} else if (o->nreport_from > 1) {
+			merged_note(&r, i, o->report_from[i], f->text);
 		}
 	}
 	if (!rc)
@@ -266,7 +334,7 @@ int bench_main(bench_opts *o)
 		rc = -1;
 	bench_checkpoint(o, &r);
 	if ((o->vm || o->vm_only) && !o->in_lab && rc >= 0 &&
-	    (o->sections & (BS_MICRO | BS_REDIS | BS_PGBENCH)))
+	    (o->sections & (BS_MICRO | BS_REDIS | BS_PGBENCH | BS_SOAK)))
 		bench_lab(o, &r);
 	utc(when, sizeof when);
 	br_note(&r, env, "finished", "%s", when);

@@ -82,13 +82,31 @@ static size_t rounds_of(const bresults *r, const char *env, const char *section)
 
 /* ---- markdown sections ---- */
 
+static double soak_bpf(const bresults *r, const char *metric);
+
 static void md_head(const bench_opts *o, const bresults *r, buf *out)
 {
-	buf_printf(out, "# polc bench\n\n`%s` — polc %s, mode %s; started %s, finished %s "
-		   "(%s s on the host).\n\n", note(r, "run", "command"), POLC_VERSION,
-		   note(r, "run", "mode"), note(r, "native", "started"),
-		   note(r, "native", "finished"), note(r, "native", "wall_seconds"));
 	(void)o;
+	if (!br_get(r, "run", "merged.1")) {
+		buf_printf(out, "# polc bench\n\n`%s` — polc %s, mode %s; started %s, finished %s "
+			   "(%s s on the host).\n\n", note(r, "run", "command"), POLC_VERSION,
+			   note(r, "run", "mode"), note(r, "native", "started"),
+			   note(r, "native", "finished"), note(r, "native", "wall_seconds"));
+	} else {
+		buf_printf(out, "# polc bench\n\npolc %s, mode %s. This report merges several raw "
+			   "tables (`polc bench --report-from`); a series measured in more than one "
+			   "is the concatenation of their rounds, each round still paired within "
+			   "itself. The tables, in merge order (a later table's notes win):\n\n",
+			   POLC_VERSION, note(r, "run", "mode"));
+		for (int i = 1; i <= 8; i++) {
+			char k[32];
+			snprintf(k, sizeof k, "merged.%d", i);
+			const char *v = br_get(r, "run", k);
+			if (v)
+				buf_printf(out, "%d. %s\n", i, v);
+		}
+		buf_puts(out, "\n");
+	}
 	buf_puts(out, "**How to read it.** Every timed figure is a *cost ratio* against "
 		 "NoProtect (no enforcer) in the same environment: 1.00 = no cost, 1.10 = 10 % "
 		 "slower. For throughput (req/s, tps) the ratio is inverted (NoProtect ÷ "
@@ -105,7 +123,7 @@ static void md_head(const bench_opts *o, const bresults *r, buf *out)
 static void md_where(const bresults *r, buf *out)
 {
 	buf_puts(out, "## Where the figures come from\n\n| environment | machine | kernel | LSMs "
-		 "| rounds | runs taken (UTC, 1-min load average at start) |\n|---|---|---|---|---|---|\n");
+		 "| rounds (mode) | runs taken (UTC, 1-min load average at start) |\n|---|---|---|---|---|---|\n");
 	static const char *const sections[] = { "micro", "redis", "pgbench", "tracers", "soak",
 						"compile", "lab" };
 	for (size_t e = 0; e < 2; e++) {
@@ -118,7 +136,10 @@ static void md_where(const bresults *r, buf *out)
 			char k[64];
 			snprintf(k, sizeof k, "%s.start", sections[s]);
 			const char *v = br_get(r, envs[e], k);
-			if (v)
+			size_t n = s < 4 ? rounds_of(r, envs[e], sections[s]) : 0;
+			if (v && n)
+				buf_printf(out, " %s (%zu rounds) from %s;", sections[s], n, v);
+			else if (v)
 				buf_printf(out, " %s from %s;", sections[s], v);
 		}
 		buf_puts(out, " |\n");
@@ -202,6 +223,15 @@ static void md_summary(const bresults *r, buf *out)
 			   note(r, "native", "soak.minutes"), lost->v[0],
 			   med(r, "native", "soak", "-", "ebpf", "rss_kb_1m"),
 			   med(r, "native", "soak", "-", "ebpf", "rss_kb_end"));
+	if (br_find(r, "lab", "soak", "bpf", "redis profile", "counter_end"))
+		buf_printf(out, "- **Enforcer endurance** (lab, emulated): %s minutes of "
+			   "redis-benchmark against redis-server under BPF LSM (profiles/redis.pol + "
+			   "a deny statement): %.0f denied opens, deny counter %.0f, other counters "
+			   "%.0f, ring buffer drops %.0f, %.0f requests, %.0f error replies.\n",
+			   note(r, "lab", "soak.minutes"), soak_bpf(r, "denied_end"),
+			   soak_bpf(r, "counter_end"), soak_bpf(r, "other_end"),
+			   soak_bpf(r, "drops_end"), soak_bpf(r, "requests"),
+			   soak_bpf(r, "error_replies"));
 	buf_puts(out, "\n");
 }
 
@@ -448,30 +478,94 @@ static void md_compile(const bresults *r, buf *out)
 	buf_puts(out, "\n");
 }
 
-static void md_soak(const bresults *r, buf *out)
+static double soak_bpf(const bresults *r, const char *metric)
 {
-	const char *fail = br_get(r, "native", "fail.soak");
-	if (!fail && !br_find(r, "native", "soak", "-", "ebpf", "lost"))
+	return med(r, "lab", "soak", "bpf", "redis profile", metric);
+}
+
+static void md_soak_bpf(const bresults *r, buf *out)
+{
+	const char *fail = br_get(r, "lab", "fail.soak");
+	if (!fail && !br_find(r, "lab", "soak", "bpf", "redis profile", "counter_end"))
 		return;
-	buf_puts(out, "## Endurance\n\n`polc record --tracer ebpf` on redis-server while "
-		 "redis-benchmark (-c 50, GET and SET, 20,000 requests a run) runs in a loop; the "
-		 "recorder's resident set (VmRSS) and peak (VmHWM) sampled at 1 minute and at the "
-		 "end.\n\n");
+	buf_printf(out, "### BPF LSM enforcer (lab)\n\nIn the lab (qemu TCG, Debian's kernel: "
+		   "redis throughput is emulated, far below the host's): redis-server on port "
+		   "6390 confined by `polc run --target bpf --allow-partial` with "
+		   "profiles/redis.pol plus `deny file \"DIR/denied/*\" read` as its last "
+		   "statement; an unconfined redis-benchmark (-c 50, GET and SET, %s requests a "
+		   "run) in a loop for %s minutes; in the same cgroup as the server, a shell "
+		   "loop opens DIR/denied/secret (must fail with EPERM) and DIR/allowed/file "
+		   "(must open) ten times each a second; `polc status --follow` drains the "
+		   "enforcer's log ring buffer. At 1 minute and at the end the loop is paused, "
+		   "its tally and `polc status` read at the same instant (bench/soak-bpf.sh). "
+		   "Consistent means: the deny statement's counter = denied opens = log "
+		   "records drained, no other statement or default counted anything, no ring "
+		   "buffer drops, no open decided wrongly.\n\n",
+		   note(r, "lab", "soak.requests_per_run"), note(r, "lab", "soak.minutes"));
 	if (fail) {
 		buf_printf(out, "Failed: %s\n\n", fail);
 		return;
 	}
-	buf_printf(out, "| seconds | requests | syscall events | lost | RSS 1 min | RSS end | "
-		   "peak 1 min | peak end |\n|---|---|---|---|---|---|---|---|\n"
-		   "| %.0f | %.0f | %.0f | %.0f | %.0f kB | %.0f kB | %.0f kB | %.0f kB |\n\n",
-		   med(r, "native", "soak", "-", "ebpf", "seconds"),
-		   med(r, "native", "soak", "-", "ebpf", "requests"),
-		   med(r, "native", "soak", "-", "ebpf", "events"),
-		   med(r, "native", "soak", "-", "ebpf", "lost"),
-		   med(r, "native", "soak", "-", "ebpf", "rss_kb_1m"),
-		   med(r, "native", "soak", "-", "ebpf", "rss_kb_end"),
-		   med(r, "native", "soak", "-", "ebpf", "hwm_kb_1m"),
-		   med(r, "native", "soak", "-", "ebpf", "hwm_kb_end"));
+	buf_puts(out, "| when | denied opens (K) | allowed opens | deny counter | other counters "
+		 "| ring buffer drops | log records drained | wrong decisions | consistent |\n"
+		 "|---|---|---|---|---|---|---|---|---|\n");
+	static const char *const when[] = { "1m", "end" };
+	for (size_t w = 0; w < 2; w++) {
+		char k[8][32];
+		static const char *const m[] = { "denied", "allowed", "counter", "other", "drops",
+						  "events", "wrong" };
+		double v[7];
+		for (size_t i = 0; i < 7; i++) {
+			snprintf(k[i], sizeof k[i], "%s_%s", m[i], when[w]);
+			v[i] = soak_bpf(r, k[i]);
+		}
+		bool ok = v[0] > 0 && v[2] == v[0] && v[5] == v[0] && v[3] == 0 && v[4] == 0 &&
+			  v[6] == 0;
+		buf_printf(out, "| %s | %.0f | %.0f | %.0f | %.0f | %.0f | %.0f | %.0f | %s |\n",
+			   w ? "end" : "1 minute", v[0], v[1], v[2], v[3], v[4], v[5], v[6],
+			   ok ? "yes" : "**NO**");
+	}
+	buf_printf(out, "\nredis-benchmark: %.0f runs, %.0f requests completed in %.0f s "
+		   "(emulated: %.0f requests/s), %.0f runs failed; the server counted %.0f error "
+		   "replies and %.0f rejected connections; `polc run` exited %.0f.\n\n",
+		   soak_bpf(r, "rb_runs"), soak_bpf(r, "requests"), soak_bpf(r, "seconds"),
+		   soak_bpf(r, "requests") / soak_bpf(r, "seconds"), soak_bpf(r, "rb_failed"),
+		   soak_bpf(r, "error_replies"), soak_bpf(r, "rejected_connections"),
+		   soak_bpf(r, "exit"));
+}
+
+static void md_soak(const bresults *r, buf *out)
+{
+	const char *fail = br_get(r, "native", "fail.soak");
+	bool native = fail || br_find(r, "native", "soak", "-", "ebpf", "lost");
+	bool lab = br_get(r, "lab", "fail.soak") ||
+		   br_find(r, "lab", "soak", "bpf", "redis profile", "counter_end");
+	if (!native && !lab)
+		return;
+	buf_puts(out, "## Endurance\n\n");
+	if (native) {
+		buf_puts(out, "### Recorder (native)\n\n`polc record --tracer ebpf` on "
+			 "redis-server while redis-benchmark (-c 50, GET and SET, 20,000 requests a "
+			 "run) runs in a loop; the recorder's resident set (VmRSS) and peak (VmHWM) "
+			 "sampled at 1 minute and at the end.\n\n");
+		if (fail)
+			buf_printf(out, "Failed: %s\n\n", fail);
+		else
+			buf_printf(out, "| minutes | seconds | requests | syscall events | lost | RSS 1 min "
+				   "| RSS end | peak 1 min | peak end |\n"
+				   "|---|---|---|---|---|---|---|---|---|\n"
+				   "| %s | %.0f | %.0f | %.0f | %.0f | %.0f kB | %.0f kB | %.0f kB "
+				   "| %.0f kB |\n\n", note(r, "native", "soak.minutes"),
+				   med(r, "native", "soak", "-", "ebpf", "seconds"),
+				   med(r, "native", "soak", "-", "ebpf", "requests"),
+				   med(r, "native", "soak", "-", "ebpf", "events"),
+				   med(r, "native", "soak", "-", "ebpf", "lost"),
+				   med(r, "native", "soak", "-", "ebpf", "rss_kb_1m"),
+				   med(r, "native", "soak", "-", "ebpf", "rss_kb_end"),
+				   med(r, "native", "soak", "-", "ebpf", "hwm_kb_1m"),
+				   med(r, "native", "soak", "-", "ebpf", "hwm_kb_end"));
+	}
+	md_soak_bpf(r, out);
 }
 
 void bench_markdown(const bench_opts *o, const bresults *r, buf *out)

@@ -576,6 +576,61 @@ static void bench_soak(const bench_opts *o, double minutes, bresults *r)
 	free(script);
 }
 
+/* The enforcer's endurance (the lab: BPF LSM runs only there): redis under
+ * `polc run --target bpf` with profiles/redis.pol plus a deny statement,
+ * redis-benchmark in a loop, a known number of denied and allowed opens from
+ * inside the cgroup, the enforcer's counters read at 1 minute and at the end
+ * (bench/soak-bpf.sh). */
+static void bench_soak_bpf(const bench_opts *o, double minutes, bresults *r)
+{
+	argv_t a = { 0 };
+	params p = params_for(o);
+	char mins[32], num[16], *dir = xasprintf("%s/soak-bpf", o->workdir);
+	char *script = xasprintf("%s/bench/soak-bpf.sh", o->srcdir);
+	char *profile = xasprintf("%s/profiles/redis.pol", o->srcdir);
+	mkdir(dir, 0755);
+	snprintf(mins, sizeof mins, "%g", minutes);
+	/* a fifth of a timed run's requests per redis-benchmark run */
+	snprintf(num, sizeof num, "%d", p.redis_n / 5 > 100 ? p.redis_n / 5 : 100);
+	av_push(&a, "sh");
+	av_push(&a, script);
+	av_push(&a, o->polc);
+	av_push(&a, mins);
+	av_push(&a, "6390");       /* the profile's port */
+	av_push(&a, dir);
+	av_push(&a, profile);
+	av_push(&a, num);
+	buf out;
+	buf_init(&out);
+	const char *env = NATIVE_ENV(o);
+	fprintf(stderr, "polc bench: BPF enforcer soak, %g minutes\n", minutes);
+	br_note(r, env, "soak.minutes", "%g", minutes);
+	br_note(r, env, "soak.requests_per_run", "%s", num);
+	bench_stamp(r, env, "soak", "start");
+	int rc = run_capture(o, &a, &out, minutes * 60 + 300);
+	bench_stamp(r, env, "soak", "end");
+	static const char *const keys[] = {
+		"denied_1m", "allowed_1m", "wrong_1m", "counter_1m", "other_1m", "drops_1m",
+		"events_1m", "denied_end", "allowed_end", "wrong_end", "counter_end", "other_end",
+		"drops_end", "events_end", "requests", "rb_runs", "rb_failed", "error_replies",
+		"rejected_connections", "exit", "seconds" };
+	for (size_t i = 0; !rc && i < sizeof keys / sizeof *keys; i++) {
+		double v = kv(&out, keys[i]);
+		if (!isnan(v))
+			br_add(r, env, "soak", "bpf", "redis profile", keys[i], "count", v);
+	}
+	if (rc) {
+		char *why = log_tail(o);
+		br_note(r, env, "fail.soak", "exit %d: %s", rc, why);
+		free(why);
+	}
+	buf_free(&out);
+	av_free(&a);
+	free(dir);
+	free(script);
+	free(profile);
+}
+
 /* ---- the environment ---- */
 
 static void describe_env(const bench_opts *o, bresults *r)
@@ -633,7 +688,9 @@ int bench_workloads(const bench_opts *o, bresults *r)
 	if ((o->sections & BS_TRACERS) && !interrupted)
 		bench_tracers(o, &p, r);
 	double soak = o->soak_minutes >= 0 ? o->soak_minutes : o->mode == MODE_FULL ? 10 : 0;
-	if ((o->sections & BS_SOAK) && soak > 0 && !interrupted)
+	if ((o->sections & BS_SOAK) && soak > 0 && !interrupted && o->in_lab)
+		bench_soak_bpf(o, soak, r);
+	else if ((o->sections & BS_SOAK) && soak > 0 && !interrupted)
 		bench_soak(o, soak, r);
 	configs_free(&cs);
 	signal(SIGINT, SIG_DFL);
@@ -673,16 +730,30 @@ int bench_lab(const bench_opts *o, bresults *r)
 	bool pg = (o->sections & BS_PGBENCH) && o->mode == MODE_FULL;
 	if ((o->sections & BS_PGBENCH) && !pg)
 		br_note(r, "lab", "na.pgbench", "pgbench runs in the lab only in a full run");
-	char *sections = xasprintf("%s%s%s",
+	/* the soak in the lab is the BPF enforcer's (the recorder's is native) */
+	double soak = o->soak_minutes >= 0 ? o->soak_minutes : o->mode == MODE_FULL ? 10 : 0;
+	if (!(o->sections & BS_SOAK))
+		soak = 0;
+	bool timed = o->sections & (BS_MICRO | BS_REDIS | BS_PGBENCH);
+	if (!timed && soak <= 0) {
+		free(share);
+		free(raw);
+		free(runner);
+		return 0;
+	}
+	char *sections = xasprintf("%s%s%s%s",
 				   o->sections & BS_MICRO ? "micro," : "",
 				   o->sections & BS_REDIS ? "redis," : "",
-				   pg ? "pgbench" : "");
-	char reps[16], timeout[16];
+				   pg ? "pgbench," : "", soak > 0 ? "soak" : "");
+	char reps[16], timeout[16], mins[32];
 	params p = params_for(&(bench_opts){ .mode = o->mode, .in_lab = true, .reps = o->reps });
-	/* boot + per round: micro ~8 tests x 10 configs, redis and pgbench */
-	int t = 240 + p.reps * 10 * (int)(NMICRO * p.micro_secs * 3 + 40 + p.pg_secs * 2);
+	/* boot + per round: micro ~8 tests x 10 configs, redis and pgbench;
+	 * the soak and its start and stop */
+	int t = 240 + (timed ? p.reps * 10 * (int)(NMICRO * p.micro_secs * 3 + 40 + p.pg_secs * 2) : 0) +
+		(soak > 0 ? (int)(soak * 60) + 300 : 0);
 	snprintf(reps, sizeof reps, "%d", p.reps);
 	snprintf(timeout, sizeof timeout, "%d", t);
+	snprintf(mins, sizeof mins, "%g", soak);
 	mkdir(share, 0755);
 	argv_t a = { 0 };
 	av_push(&a, "sh");
@@ -702,6 +773,8 @@ int bench_lab(const bench_opts *o, bresults *r)
 	av_push(&a, reps);
 	av_push(&a, "--only");
 	av_push(&a, *sections ? sections : "micro");
+	av_push(&a, "--soak");
+	av_push(&a, mins);
 	av_push(&a, "--raw");
 	av_push(&a, raw);
 	fprintf(stderr, "polc bench: the lab (qemu, up to %d s)\n", t);

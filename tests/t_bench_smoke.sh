@@ -52,5 +52,30 @@ python3 -c 'import sys, xml.etree.ElementTree as E; r = E.parse(sys.argv[1]).get
 head -n 1 "$T/r.raw" | grep -qx "polc-bench-raw 1" || fail "raw table header"
 "$POLC" bench --report-from "$T/r.raw" -o "$T/again.md" 2>/dev/null || fail "--report-from"
 cmp -s "$T/r.md" "$T/again.md" || fail "the report from the raw table differs"
+# the lab's enforcer soak renders from its rows; tables merge with a list of them
+{
+	echo "polc-bench-raw 1"
+	printf 'N\tlab\tsoak.minutes\t10\nN\tlab\tsoak.requests_per_run\t2000\n'
+	for w in 1m end; do
+		for kv in "denied 50" "allowed 50" "wrong 0" "counter 50" "other 0" "drops 0" "events 50"; do
+			set -- $kv
+			printf 'S\tlab\tsoak\tbpf\tredis profile\t%s_%s\tcount\t%s\n' "$1" "$w" "$2"
+		done
+	done
+	for kv in "requests 4000" "rb_runs 2" "rb_failed 0" "error_replies 0" "rejected_connections 0" \
+		"exit 0" "seconds 600"; do
+		set -- $kv
+		printf 'S\tlab\tsoak\tbpf\tredis profile\t%s\tcount\t%s\n' "$1" "$2"
+	done
+} >"$T/soak.raw"
+"$POLC" bench --report-from "$T/r.raw" --report-from "$T/soak.raw" -o "$T/m.md" 2>/dev/null ||
+	fail "--report-from two tables"
+grep -q "merges several raw tables" "$T/m.md" || fail "merged report does not list its tables"
+grep -q "^2\. soak.raw: lab soak" "$T/m.md" || fail "merged report: no line for the second table"
+grep -q "^### BPF LSM enforcer (lab)" "$T/m.md" || fail "no enforcer soak section"
+grep -q "^| end | 50 | 50 | 50 | 0 | 0 | 50 | 0 | yes |" "$T/m.md" || fail "enforcer soak row"
+sed 's/counter_end\tcount\t50/counter_end\tcount\t49/' "$T/soak.raw" >"$T/soak2.raw"
+"$POLC" bench --report-from "$T/soak2.raw" -o "$T/m2.md" 2>/dev/null || fail "--report-from soak"
+grep -q "^| end | 50 | 50 | 49 | .* \*\*NO\*\* |" "$T/m2.md" || fail "an inconsistent counter is not flagged"
 [ -z "$(ls "$T" | grep polc-bench-)" ] || fail "scratch directory left behind"
 echo "polc bench --smoke: $(grep -c . "$T/r.md") report lines, $(grep -c '"env"' "$T/r.json") series"
