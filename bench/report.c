@@ -43,7 +43,8 @@ static void cell_ratio(buf *out, const bresults *r, const char *env, const char 
 {
 	double m, lo, hi;
 	if (ratio(r, env, section, backend, scenario, metric, &m, &lo, &hi))
-		buf_printf(out, " %.3f [%.2f–%.2f] |", m, lo, hi);
+		buf_printf(out, " %.3f [%.2f–%.2f]%s |", m, lo, hi,
+			   m < 0.9 || hi > 3 * lo ? " †" : "");
 	else
 		buf_puts(out, " n/a |");
 }
@@ -117,7 +118,14 @@ static void md_head(const bench_opts *o, const bresults *r, buf *out)
 		 "compared: the host is a shared 2-core VM whose syscalls are slow, and in the "
 		 "lab qemu emulates the CPU in software (TCG), which inflates absolute times "
 		 "many-fold and differently per operation; only ratios within one environment "
-		 "mean anything. The JSON output keeps the raw per-round values.\n\n");
+		 "mean anything. The JSON output keeps the raw per-round values.\n\n"
+		 "**†** marks a cell that is noise rather than a cost: its median is below 0.90 "
+		 "(faster than no enforcer, which an enforcer cannot make a workload: the "
+		 "configurations ran at different moments of a shared machine's load) or its "
+		 "rounds disagree more than threefold (max > 3 × min). Both happen most in the "
+		 "lab, whose two emulated CPUs are threads competing with every other process on "
+		 "the host's two cores, and in the pipe ping-pong, whose round trip depends on "
+		 "whether the scheduler puts the two processes on one CPU or two.\n\n");
 }
 
 static void md_where(const bresults *r, buf *out)
@@ -386,8 +394,8 @@ static void md_filter(const bresults *r, buf *out)
 				continue;
 			char wn[64] = "?";
 			double nr = med(r, "model", "filter", vars[v], pols[p], "worst_nr");
-			if (!isnan(nr))
-				sys_name(IR_ARCH_X86_64, (uint32_t)nr, wn, sizeof wn);
+			if (!isnan(nr) && !sys_name(IR_ARCH_X86_64, (uint32_t)nr, wn, sizeof wn))
+				snprintf(wn, sizeof wn, "nr %.0f, no x86_64 syscall", nr);
 			buf_printf(out, "| %s | %s | %.0f | %.2f | %.2f | %.0f (%s) | %.0f/%.0f |", pols[p],
 				   vars[v], len, med(r, "model", "filter", vars[v], pols[p], "mean"),
 				   med(r, "model", "filter", vars[v], pols[p], "mean_cached"),
