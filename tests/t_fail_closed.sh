@@ -67,13 +67,13 @@ check seccomp "pfc oci bpf" '  deny file "/etc/shadow" read;
 	"5:3|\`default deny signal\` exactly|seccomp sees the kill(2) family"
 
 check bpf "bundle json" '  deny syscall getppid;
-  deny file "/srv/x" write;
+  deny signal to "peer";
   default deny syscall;
-  default deny file;' \
+  deny umount on "/mnt";' \
 	"2:3|this statement|BPF LSM does not see syscall arguments" \
-	"3:3|this statement exactly|the BPF enforcer checks write on open(2) only" \
+	"3:3|this statement exactly|BPF processes carry no label" \
 	"4:3|\`default deny syscall\`|BPF LSM does not see syscalls" \
-	"5:3|\`default deny file\` exactly|the BPF enforcer decides open(2)"
+	"5:3|this statement exactly|the BPF enforcer cannot see the umount target"
 
 check apparmor profile '  deny syscall getppid;
   deny file "/srv/x" write;

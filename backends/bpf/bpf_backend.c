@@ -12,14 +12,14 @@ static support sup(support_level l, const char *why)
 	return s;
 }
 
+/* File statements: every permission is mediated. read, write, append, exec
+ * and the file's exec on open(2) and execve; mmap on mmap(PROT_EXEC); lock
+ * on flock/fcntl; write also on the path hooks (create, mknod, mkdir,
+ * rmdir, unlink, rename's source and target, symlink, truncate, chmod,
+ * chown); link on link(2), the new name. */
 static support classify_file(const ir_stmt *s)
 {
-	if (s->u.file.perms & IR_PERM_LINK)
-		return sup(SUPPORT_PARTIAL, "the BPF enforcer does not mediate link(2) yet");
-	if (s->u.file.perms & (IR_PERM_WRITE | IR_PERM_APPEND))
-		return sup(SUPPORT_PARTIAL, "the BPF enforcer checks write on open(2) only; "
-			   "create, unlink, rename, mkdir, rmdir, truncate and chmod are not "
-			   "mediated yet");
+	(void)s;
 	return sup(SUPPORT_EXACT, NULL);
 }
 
@@ -62,10 +62,6 @@ static support bpf_classify_default(const ir_policy *p, ir_domain dom)
 	(void)p;
 	if (dom == IR_SYSCALL)
 		return sup(SUPPORT_NONE, "BPF LSM does not see syscalls; use seccomp");
-	if (dom == IR_FILE)
-		return sup(SUPPORT_PARTIAL, "the BPF enforcer decides open(2), exec mmap and "
-			   "lock only; link, create, unlink, rename, mkdir, rmdir, truncate and "
-			   "chmod are not mediated yet");
 	return sup(SUPPORT_EXACT, NULL);
 }
 

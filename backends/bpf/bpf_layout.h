@@ -32,6 +32,8 @@
 #define POLC_MAX_BLOB_WORDS (1u << 26)        /* 256 MiB: writer refuses more */
 
 #define POLC_PATH_MAX 4096u                   /* longest path walked exactly */
+#define POLC_PATH_STEPS 4096u                 /* names + mount crossings when a path
+                                                 is built without bpf_d_path */
 #define POLC_MAX_STATES 1000000u              /* per DFA, compile-time check */
 #define POLC_MAX_ACCEPT 65535u                /* distinct accept entries per DFA */
 #define POLC_MAX_STMTS 65534u                 /* statements per policy */

@@ -8,10 +8,17 @@
  * decisions to a ring buffer (drops are counted), and returns -errno for a
  * denial.
  *
- * Paths come from bpf_d_path() in the sleepable hooks that allow it; a path
- * that does not fit POLC_PATH_MAX is decided by the start state's worst
- * entry (fail closed); a map lookup that fails (policy being replaced)
- * also decides fail closed.
+ * Paths come from bpf_d_path() in the sleepable hooks that allow it
+ * (file_open, mmap_file, file_lock, bprm_check_security, sb_mount). The
+ * path_* hooks (create, unlink, rename, link, mkdir, rmdir, truncate, chmod,
+ * chown, symlink) may not call it: there the path is built as d_path()
+ * does, by a bounded walk up d_parent that crosses mounts through struct
+ * mount, to the task's root (build_path). A path that does not fit
+ * POLC_PATH_MAX, or needs more than POLC_PATH_STEPS steps, is decided by the
+ * start state's worst entry (fail closed); a map lookup that fails (policy
+ * being replaced) also decides fail closed. A directory is named "path/"
+ * as well (AppArmor's name for it): the statements matching either form
+ * decide, as in ir_decide.
  *
  * Self-protection, whatever the policy says: a confined task cannot reach
  * the enforcer's maps or programs (bpf_map, bpf_prog: by pin or by id),
@@ -44,7 +51,13 @@ char LICENSE[] SEC("license") = "GPL";
 #define CGROUP_SUPER_MAGIC_ 0x27e0eb
 #define CGROUP2_SUPER_MAGIC_ 0x63677270
 #define CLONE_INTO_CGROUP_ 0x200000000ULL
-#define PBUF (POLC_PATH_MAX + 128)
+#define S_IFMT_ 0170000
+#define S_IFDIR_ 0040000
+#define NAME_MAX_ 255u
+/* The path buffer: bpf_d_path writes from 0; build_path prepends names
+ * ending at POLC_PATH_MAX. The slack lets the verifier bound a name copied
+ * at any offset below POLC_PATH_MAX. */
+#define PBUF (POLC_PATH_MAX + NAME_MAX_ + 1)
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -85,6 +98,7 @@ struct {
  * sleepable program never shares its buffer. Only confined tasks get one. */
 struct pathbuf {
 	char p[PBUF];
+	char save[128];   /* rename: the source path, for the log record */
 };
 struct {
 	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
@@ -354,8 +368,76 @@ static __always_inline __u32 walk_result(struct walk *w, const struct polc_dfa *
 
 /* ---------------------------------------------------------- file hooks */
 
-/* Decide the path at the start of the task's buffer for up to three
- * channels; the most restrictive wins. */
+/* A directory decided in both forms, "path" and "path/": the statements
+ * matching either decide; the default only when neither form matches
+ * (ir_decide with ev.dir). */
+static __always_inline __u32 dir_combine(__u32 a, __u32 b)
+{
+	if (POLC_DEC_STMT(a) == POLC_STMT_DEFAULT)
+		return b;
+	if (POLC_DEC_STMT(b) == POLC_STMT_DEFAULT)
+		return a;
+	return polc_dec_wins(b, a) ? b : a;
+}
+
+/* One channel's decision for the walked path (w), or for a directory also
+ * for the path with a '/' more (w2). */
+static __always_inline __u32 chan_result(struct walk *w, struct walk *w2, const struct polc_dfa *d,
+					 __u32 ch, int worst, int dir)
+{
+	__u32 a = walk_result(w, d, ch, worst);
+	if (dir && !worst)
+		a = dir_combine(a, walk_result(w2, d, ch, 0));
+	return a;
+}
+
+/* Decide the n bytes of the task's buffer at `base` for up to three
+ * channels (the most restrictive wins); worst: the path could not be had
+ * or is too long (fail closed). A directory (dir) is walked once more with
+ * a '/' put at base + n, which the caller left free; it is a NUL again
+ * afterwards. */
+static __always_inline __u32 decide_buf(__u32 policy, const struct polc_dfa *d,
+					struct pathbuf *pb, __u32 base, __u32 n, int worst, int dir,
+					__u32 ch0, __u32 ch1, __u32 ch2)
+{
+	struct walk w = { .policy = policy, .st = d->start, .ncls = d->ncls, .trans = d->trans,
+			  .cls_off = POLC_CLS_FILE_OFF };
+	if (dir && n + 1 >= POLC_PATH_MAX)
+		worst = 1;   /* "path/" too long to walk (eval.c) */
+	if (n <= 1)
+		dir = 0;     /* "/" already ends in '/' */
+	if (!worst)
+		walk_bytes(&w, base, n);
+	struct walk w2 = w;
+	if (dir && !worst) {
+		__u32 at = base + n;
+		if (at >= PBUF - 1)
+			return deny_all();
+		pb->p[at] = '/';
+		walk_bytes(&w2, at, 1);
+		pb->p[at] = 0;
+	}
+	__u32 best = chan_result(&w, &w2, d, ch0, worst, dir);
+	if (ch1 != ch0) {
+		__u32 x = chan_result(&w, &w2, d, ch1, worst, dir);
+		if (polc_dec_wins(x, best))
+			best = x;
+	}
+	if (ch2 != ch0 && ch2 != ch1) {
+		__u32 x = chan_result(&w, &w2, d, ch2, worst, dir);
+		if (polc_dec_wins(x, best))
+			best = x;
+	}
+	return best;
+}
+
+static __always_inline int is_dir_inode(const struct inode *ino)
+{
+	return ino && (BPF_CORE_READ(ino, i_mode) & S_IFMT_) == S_IFDIR_;
+}
+
+/* Decide a path given as struct path (bpf_d_path) for up to three
+ * channels. */
 static __always_inline int decide_path(__u32 policy, const struct path *path,
 				       __u32 ch0, __u32 ch1, __u32 ch2, __u32 domain)
 {
@@ -370,23 +452,257 @@ static __always_inline int decide_path(__u32 policy, const struct path *path,
 	if (!pb)
 		return finish(policy, mode, deny_all(), domain, 0, 1);
 	long n = bpf_d_path((struct path *)path, pb->p, POLC_PATH_MAX);
-	struct walk w = { .policy = policy, .st = d.start, .ncls = d.ncls, .trans = d.trans,
-			  .cls_off = POLC_CLS_FILE_OFF };
 	int worst = n <= 0;
-	if (!worst)
-		walk_bytes(&w, 0, (__u32)n - 1);   /* n counts the NUL */
-	__u32 best = walk_result(&w, &d, ch0, worst);
-	if (ch1 != ch0) {
-		__u32 x = walk_result(&w, &d, ch1, worst);
-		if (polc_dec_wins(x, best))
-			best = x;
-	}
-	if (ch2 != ch0 && ch2 != ch1) {
-		__u32 x = walk_result(&w, &d, ch2, worst);
-		if (polc_dec_wins(x, best))
-			best = x;
-	}
+	/* exec statements name the file: a directory form only for file channels */
+	int dir = domain == POLC_D_FILE && is_dir_inode(BPF_CORE_READ(path, dentry, d_inode));
+	__u32 len = worst ? 0 : (__u32)n - 1;   /* n counts the NUL */
+	__u32 best = decide_buf(policy, &d, pb, 0, len, worst, dir, ch0, ch1, ch2);
 	return finish(policy, mode, best, domain, worst ? 0 : pb->p, 1);
+}
+
+/* ------------------------------------------- paths without bpf_d_path */
+
+struct dwalk {
+	__u64 dentry, vfsmnt, mnt;           /* where the walk is; mnt: vfsmnt's struct mount */
+	__u64 root_dentry, root_mnt;         /* the task's root */
+	__u32 pos;                           /* the path starts at p[pos] */
+	__u32 done, fail;
+};
+
+/* One step of d_path()'s prepend_path(): at the root, stop; at a mount's
+ * root, continue from its mountpoint in the parent mount (at the global
+ * root or a detached mount, stop as d_path does); else prepend "/name" and
+ * go to the parent. */
+static long dwalk_step(__u64 i, void *vctx)
+{
+	struct dwalk *x = vctx;
+	if (x->dentry == x->root_dentry && x->vfsmnt == x->root_mnt) {
+		x->done = 1;
+		return 1;
+	}
+	struct dentry *de = (struct dentry *)x->dentry;
+	struct vfsmount *vm = (struct vfsmount *)x->vfsmnt;
+	struct dentry *parent = BPF_CORE_READ(de, d_parent);
+	if (x->dentry == (__u64)BPF_CORE_READ(vm, mnt_root)) {
+		struct mount *m = (struct mount *)x->mnt;
+		struct mount *mp = BPF_CORE_READ(m, mnt_parent);
+		if (!mp || (__u64)mp == x->mnt) {
+			x->done = 1;   /* global root, or a detached mount */
+			return 1;
+		}
+		x->dentry = (__u64)BPF_CORE_READ(m, mnt_mountpoint);
+		x->mnt = (__u64)mp;
+		x->vfsmnt = (__u64)mp + bpf_core_field_offset(struct mount, mnt);
+		return 0;
+	}
+	if (!parent || (__u64)parent == x->dentry) {
+		x->fail = 1;   /* escaped the root (d_path gives "/"): fail closed */
+		return 1;
+	}
+	struct pathbuf *pb = bpf_task_storage_get(&polc_paths, bpf_get_current_task_btf(), 0, 0);
+	__u32 len = BPF_CORE_READ(de, d_name.len);
+	const unsigned char *name = BPF_CORE_READ(de, d_name.name);
+	/* the whole path must stay under POLC_PATH_MAX bytes: pos >= 1 */
+	if (!pb || len > NAME_MAX_ || len + 2 > x->pos) {
+		x->fail = 1;
+		return 1;
+	}
+	x->pos -= len;
+	__u32 at = x->pos & (POLC_PATH_MAX - 1);
+	if (bpf_probe_read_kernel(&pb->p[at], len & NAME_MAX_, name) < 0) {
+		x->fail = 1;
+		return 1;
+	}
+	x->pos -= 1;
+	pb->p[x->pos & (POLC_PATH_MAX - 1)] = '/';
+	x->dentry = (__u64)parent;
+	return 0;
+}
+
+/* Build the path of dentry `de` on mount `vm` as d_path() names it, ending
+ * at p[POLC_PATH_MAX] (a NUL). Returns where it starts, or -1 when it is
+ * too long or too deep (the caller decides fail closed). */
+static __always_inline long build_path(struct pathbuf *pb, const struct dentry *de,
+				       const struct vfsmount *vm)
+{
+	struct task_struct *t = bpf_get_current_task_btf();
+	struct dwalk x = {
+		.dentry = (__u64)de, .vfsmnt = (__u64)vm,
+		.mnt = (__u64)vm - bpf_core_field_offset(struct mount, mnt),
+		.pos = POLC_PATH_MAX,
+	};
+	x.root_dentry = (__u64)BPF_CORE_READ(t, fs, root.dentry);
+	x.root_mnt = (__u64)BPF_CORE_READ(t, fs, root.mnt);
+	pb->p[POLC_PATH_MAX] = 0;
+	bpf_loop(POLC_PATH_STEPS, dwalk_step, &x, 0);
+	if (x.fail || !x.done || x.pos > POLC_PATH_MAX)
+		return -1;
+	if (x.pos == POLC_PATH_MAX) {   /* the root itself */
+		x.pos--;
+		pb->p[POLC_PATH_MAX - 1] = '/';
+	}
+	return x.pos;
+}
+
+/* The decision of one channel for dentry `de` on mount `vm`. */
+static __always_inline __u32 decide_dentry(__u32 policy, const struct polc_dfa *d,
+					   struct pathbuf *pb, const struct dentry *de,
+					   const struct vfsmount *vm, __u32 ch, int dir, long *at)
+{
+	long pos = build_path(pb, de, vm);
+	*at = pos;
+	if (pos < 0)
+		return decide_buf(policy, d, pb, 0, 0, 1, 0, ch, ch, ch);
+	__u32 base = (__u32)pos & (POLC_PATH_MAX - 1);
+	return decide_buf(policy, d, pb, base, POLC_PATH_MAX - base, 0, dir, ch, ch, ch);
+}
+
+/* A path hook on one object: the dentry `de` on mount `vm`. */
+static __always_inline int path_hook(const struct dentry *de, const struct vfsmount *vm,
+				     __u32 ch, int dir)
+{
+	__u32 policy;
+	if (!policy_of_current(&policy))
+		return 0;
+	struct polc_chunk *c0 = chunk(policy, 0);
+	if (!c0)
+		return finish(policy, 0, deny_all(), POLC_D_FILE, 0, 1);
+	struct polc_hdr *h = (struct polc_hdr *)c0->w;
+	struct polc_dfa d = h->file;
+	__u32 mode = h->mode;
+	struct pathbuf *pb = bpf_task_storage_get(&polc_paths, bpf_get_current_task_btf(), 0,
+						  BPF_LOCAL_STORAGE_GET_F_CREATE);
+	if (!pb)
+		return finish(policy, mode, deny_all(), POLC_D_FILE, 0, 1);
+	long at;
+	__u32 dec = decide_dentry(policy, &d, pb, de, vm, ch, dir, &at);
+	return finish(policy, mode, dec, POLC_D_FILE,
+		      at < 0 ? 0 : &pb->p[(__u32)at & (POLC_PATH_MAX - 1)], 1);
+}
+
+static __always_inline int dentry_is_dir(const struct dentry *de)
+{
+	return is_dir_inode(BPF_CORE_READ(de, d_inode));
+}
+
+/* Creating, removing, truncating or changing the mode or owner of a file is
+ * the write permission (AppArmor: w grants create, delete, setattr, chmod,
+ * chown); a new hard link is the link permission on the link's name. */
+
+SEC("lsm/path_mknod")
+int BPF_PROG(polc_path_mknod, const struct path *dir, struct dentry *dentry, umode_t mode,
+	     unsigned int dev, int ret)
+{
+	if (ret)
+		return ret;
+	return path_hook(dentry, BPF_CORE_READ(dir, mnt), POLC_CH_WRITE, 0);
+}
+
+SEC("lsm/path_mkdir")
+int BPF_PROG(polc_path_mkdir, const struct path *dir, struct dentry *dentry, umode_t mode,
+	     int ret)
+{
+	if (ret)
+		return ret;
+	return path_hook(dentry, BPF_CORE_READ(dir, mnt), POLC_CH_WRITE, 1);
+}
+
+SEC("lsm/path_rmdir")
+int BPF_PROG(polc_path_rmdir, const struct path *dir, struct dentry *dentry, int ret)
+{
+	if (ret)
+		return ret;
+	return path_hook(dentry, BPF_CORE_READ(dir, mnt), POLC_CH_WRITE, 1);
+}
+
+SEC("lsm/path_unlink")
+int BPF_PROG(polc_path_unlink, const struct path *dir, struct dentry *dentry, int ret)
+{
+	if (ret)
+		return ret;
+	return path_hook(dentry, BPF_CORE_READ(dir, mnt), POLC_CH_WRITE, 0);
+}
+
+SEC("lsm/path_symlink")
+int BPF_PROG(polc_path_symlink, const struct path *dir, struct dentry *dentry,
+	     const char *old_name, int ret)
+{
+	if (ret)
+		return ret;
+	return path_hook(dentry, BPF_CORE_READ(dir, mnt), POLC_CH_WRITE, 0);
+}
+
+SEC("lsm/path_truncate")
+int BPF_PROG(polc_path_truncate, const struct path *path, int ret)
+{
+	if (ret)
+		return ret;
+	struct dentry *de = BPF_CORE_READ(path, dentry);
+	return path_hook(de, BPF_CORE_READ(path, mnt), POLC_CH_WRITE, dentry_is_dir(de));
+}
+
+SEC("lsm/path_chmod")
+int BPF_PROG(polc_path_chmod, const struct path *path, umode_t mode, int ret)
+{
+	if (ret)
+		return ret;
+	struct dentry *de = BPF_CORE_READ(path, dentry);
+	return path_hook(de, BPF_CORE_READ(path, mnt), POLC_CH_WRITE, dentry_is_dir(de));
+}
+
+SEC("lsm/path_chown")
+int BPF_PROG(polc_path_chown, const struct path *path, __u64 uid, __u64 gid, int ret)
+{
+	if (ret)
+		return ret;
+	struct dentry *de = BPF_CORE_READ(path, dentry);
+	return path_hook(de, BPF_CORE_READ(path, mnt), POLC_CH_WRITE, dentry_is_dir(de));
+}
+
+SEC("lsm/path_link")
+int BPF_PROG(polc_path_link, struct dentry *old_dentry, const struct path *new_dir,
+	     struct dentry *new_dentry, int ret)
+{
+	if (ret)
+		return ret;
+	return path_hook(new_dentry, BPF_CORE_READ(new_dir, mnt), POLC_CH_LINK, 0);
+}
+
+/* rename: write on the source and on the target (with RENAME_EXCHANGE each
+ * is both); the more restrictive decides. */
+SEC("lsm/path_rename")
+int BPF_PROG(polc_path_rename, const struct path *old_dir, struct dentry *old_dentry,
+	     const struct path *new_dir, struct dentry *new_dentry, unsigned int flags, int ret)
+{
+	__u32 policy;
+	if (ret)
+		return ret;
+	if (!policy_of_current(&policy))
+		return 0;
+	struct polc_chunk *c0 = chunk(policy, 0);
+	if (!c0)
+		return finish(policy, 0, deny_all(), POLC_D_FILE, 0, 1);
+	struct polc_hdr *h = (struct polc_hdr *)c0->w;
+	struct polc_dfa d = h->file;
+	__u32 mode = h->mode;
+	struct pathbuf *pb = bpf_task_storage_get(&polc_paths, bpf_get_current_task_btf(), 0,
+						  BPF_LOCAL_STORAGE_GET_F_CREATE);
+	if (!pb)
+		return finish(policy, mode, deny_all(), POLC_D_FILE, 0, 1);
+	int dir = dentry_is_dir(old_dentry);
+	long at;
+	__u32 a = decide_dentry(policy, &d, pb, old_dentry, BPF_CORE_READ(old_dir, mnt),
+				POLC_CH_WRITE, dir, &at);
+	pb->save[0] = 0;
+	if (at >= 0)
+		bpf_probe_read_kernel_str(pb->save, sizeof pb->save,
+					  &pb->p[(__u32)at & (POLC_PATH_MAX - 1)]);
+	__u32 b = decide_dentry(policy, &d, pb, new_dentry, BPF_CORE_READ(new_dir, mnt),
+				POLC_CH_WRITE, dir || dentry_is_dir(new_dentry), &at);
+	if (polc_dec_wins(b, a))
+		return finish(policy, mode, b, POLC_D_FILE,
+			      at < 0 ? 0 : &pb->p[(__u32)at & (POLC_PATH_MAX - 1)], 1);
+	return finish(policy, mode, a, POLC_D_FILE, pb->save, 1);
 }
 
 SEC("lsm.s/file_open")

@@ -40,15 +40,34 @@ static uint32_t chan_dec(const walker *k, uint32_t entry, uint32_t ch)
 	return k->w[k->d->entries + entry * k->d->nchan + ch];
 }
 
-static uint32_t eval_path(const uint32_t *w, const char *path, uint32_t ch)
+/* A directory is decided in both forms, "path" and "path/": the
+ * statements matching either decide, the default only when neither does
+ * (enforcer.bpf.c: dir_combine). */
+static uint32_t dir_combine(uint32_t a, uint32_t b)
+{
+	if (POLC_DEC_STMT(a) == POLC_STMT_DEFAULT)
+		return b;
+	if (POLC_DEC_STMT(b) == POLC_STMT_DEFAULT)
+		return a;
+	return polc_dec_wins(b, a) ? b : a;
+}
+
+static uint32_t eval_path(const uint32_t *w, const char *path, uint32_t ch, bool dir)
 {
 	const struct polc_hdr *h = (const void *)w;
 	walker k = { w, &h->file, (const uint8_t *)(w + POLC_CLS_FILE_OFF), h->file.start, false };
 	size_t n = strlen(path);
-	if (n >= POLC_PATH_MAX)
+	if (n && path[n - 1] == '/')
+		dir = false;                 /* already the directory form */
+	if (n >= POLC_PATH_MAX || (dir && n + 1 >= POLC_PATH_MAX))
 		return chan_dec(&k, worst_of_start(&k), ch);
 	walk(&k, path, n);
-	return chan_dec(&k, entry_of(&k), ch);
+	uint32_t d = chan_dec(&k, entry_of(&k), ch);
+	if (dir) {
+		walk(&k, "/", 1);
+		d = dir_combine(d, chan_dec(&k, entry_of(&k), ch));
+	}
+	return d;
 }
 
 static uint32_t eval_mount(const uint32_t *w, const ir_event *ev)
@@ -104,10 +123,10 @@ static uint32_t eval_raw(const uint32_t *w, const ir_event *ev)
 			ch++;
 		if (ch == 7)
 			return h->defaults[POLC_D_FILE];
-		return eval_path(w, ev->u.file.path, ch);
+		return eval_path(w, ev->u.file.path, ch, ev->u.file.dir);
 	}
 	case IR_EXEC:
-		return eval_path(w, ev->u.exec.path, POLC_CH_EXEC);
+		return eval_path(w, ev->u.exec.path, POLC_CH_EXEC, false);
 	case IR_CAPABILITY:
 		if (ev->u.cap.cap < 0 || ev->u.cap.cap >= 64)
 			return h->defaults[POLC_D_CAP];

@@ -1,0 +1,130 @@
+#!/bin/sh
+# BPF LSM path hooks in the kernel lab: under a policy that denies write
+# (and link) on one tree and allows everything elsewhere, a confined
+# process is refused create (open O_CREAT, mkfifo), unlink, rename (as
+# source and as target), mkdir, rmdir, truncate, chmod, chown, symlink and
+# link there, and allowed each of them in the sibling tree; a tree reached
+# through a mount point below the denied glob is still denied (the path is
+# built across mounts); a directory-only glob ("dir/*/") denies mkdir but
+# not a file of the same name; a path longer than POLC_PATH_MAX is decided
+# fail closed; and a process outside the enforced cgroup is unaffected.
+SRC=${SRC:-$(cd "$(dirname "$0")/../.." && pwd)}
+POLC=${POLC:-$SRC/${BUILD:-build}/polc}
+if [ "${1:-}" != --inside ]; then
+	out=$(sh "$SRC/tests/vm/run-in-vm.sh" --timeout 240 --env POLC="$POLC" --env SRC="$SRC" \
+		-- sh "$SRC/tests/vm/t_bpf_paths.sh" --inside 2>&1)
+	rc=$?
+	echo "$out"
+	[ $rc = 0 ] || { echo "FAIL: lab run exit $rc"; exit 1; }
+	echo "$out" | grep -q '^ALL-OK$' || { echo "FAIL: no ALL-OK"; exit 1; }
+	exit 0
+fi
+
+# ---- inside the VM ----
+set -u
+PY=/usr/bin/python3
+T=/tmp/bpfpaths
+bad=0
+check() { # name want got
+	if [ "$2" = "$3" ]; then echo "ok   $1: $3"; else echo "FAIL $1: want $2, got $3"; bad=1; fi
+}
+got() { sed -n "s/^$1 //p" "$2"; }
+
+# A fresh lab: the same files in ro/ (denied), rw/ (allowed) and ro/m/, a
+# tmpfs mounted below the denied glob.
+setup() {
+	umount $T/lab/ro/m 2>/dev/null
+	rm -rf $T/lab; mkdir -p $T/lab/ro/m $T/lab/rw/m $T/lab/dirs
+	mount -t tmpfs polc-paths $T/lab/ro/m
+	for d in ro rw ro/m rw/m; do
+		for f in unlink ren ren-out tr ch own src; do echo x >$T/lab/$d/$f; done
+		mkdir $T/lab/$d/rmd
+	done
+}
+
+cat >$T.py <<'EOF'
+import errno, os, sys
+def res(f):
+    try:
+        f(); return "ok"
+    except OSError as e:
+        return errno.errorcode.get(e.errno, str(e.errno))
+L = sys.argv[1]
+for d in ("ro", "rw", "ro/m", "rw/m"):
+    p = L + "/" + d + "/"
+    k = d.replace("/", "-")
+    print(k + "-create", res(lambda: os.close(os.open(p + "new", os.O_CREAT | os.O_WRONLY, 0o644))))
+    print(k + "-mkfifo", res(lambda: os.mkfifo(p + "fifo")))
+    print(k + "-unlink", res(lambda: os.unlink(p + "unlink")))
+    print(k + "-rename", res(lambda: os.rename(p + "ren", p + "ren2")))
+    print(k + "-mkdir", res(lambda: os.mkdir(p + "newdir")))
+    print(k + "-rmdir", res(lambda: os.rmdir(p + "rmd")))
+    print(k + "-truncate", res(lambda: os.truncate(p + "tr", 0)))
+    print(k + "-chmod", res(lambda: os.chmod(p + "ch", 0o600)))
+    print(k + "-chown", res(lambda: os.chown(p + "own", 0, 0)))
+    print(k + "-symlink", res(lambda: os.symlink("/etc/passwd", p + "sym")))
+    print(k + "-link", res(lambda: os.link(p + "src", p + "hl")))
+# rename across the two trees: the source, then the target, is denied
+print("rename-out", res(lambda: os.rename(L + "/ro/ren-out", L + "/rw/moved")))
+print("rename-in", res(lambda: os.rename(L + "/rw/ren-out", L + "/ro/moved")))
+# "dirs/*/" names directories only
+print("dirglob-mkdir", res(lambda: os.mkdir(L + "/dirs/sub")))
+print("dirglob-file", res(lambda: os.close(os.open(L + "/dirs/file", os.O_CREAT | os.O_WRONLY, 0o644))))
+# deeper than POLC_PATH_MAX: built relative to a deep cwd, fail closed
+os.chdir(L + "/deep")
+for i in range(22):
+    os.chdir("d" * 200)
+print("deep-create", res(lambda: os.close(os.open("x", os.O_CREAT | os.O_WRONLY, 0o644))))
+EOF
+
+cat >$T.pol <<EOF
+policy paths {
+  deny file "$T/lab/ro/**" write, link;
+  deny errno EACCES file "$T/lab/dirs/*/" write;
+}
+EOF
+
+# the deep tree is made unconfined (each mkdir names a short relative path:
+# the shell's cd keeps a logical path, which would be too long)
+mkdeep() {
+	$PY -c 'import os, sys
+os.makedirs(sys.argv[1]); os.chdir(sys.argv[1])
+for i in range(22): os.mkdir("d" * 200); os.chdir("d" * 200)' $T/lab/deep
+}
+
+OPS="create mkfifo unlink rename mkdir rmdir truncate chmod chown symlink link"
+
+# 1. confined by polc run
+setup; mkdeep
+$POLC run --target bpf $T.pol -- $PY $T.py $T/lab >$T.run 2>$T.err
+echo "polc run exit $?"; cat $T.err
+for op in $OPS; do
+	check "ro $op" EPERM "$(got ro-$op $T.run)"
+	check "ro/m (a mount below the glob) $op" EPERM "$(got ro-m-$op $T.run)"
+	check "rw $op" ok "$(got rw-$op $T.run)"
+	check "rw/m $op" ok "$(got rw-m-$op $T.run)"
+done
+check "rename out of the denied tree" EPERM "$(got rename-out $T.run)"
+check "rename into the denied tree" EPERM "$(got rename-in $T.run)"
+check "dir glob: mkdir" EACCES "$(got dirglob-mkdir $T.run)"
+check "dir glob: a file" ok "$(got dirglob-file $T.run)"
+check "deeper than POLC_PATH_MAX: fail closed" EPERM "$(got deep-create $T.run)"
+[ -e $T/lab/ro/new ] && { echo "FAIL ro/new was created"; bad=1; }
+
+# 2. loaded for another cgroup: this process is outside it, unaffected
+setup; mkdeep
+$POLC build --target bpf -o $T.bpfpol $T.pol 2>/dev/null
+mkdir -p /sys/fs/cgroup/polc-other
+$POLC load $T.bpfpol --cgroup /sys/fs/cgroup/polc-other
+$PY $T.py $T/lab >$T.out 2>&1
+for op in $OPS; do
+	check "outside ro $op" ok "$(got ro-$op $T.out)"
+done
+check "outside rename-in" ok "$(got rename-in $T.out)"
+check "outside dir glob: mkdir" ok "$(got dirglob-mkdir $T.out)"
+check "outside deep-create" ok "$(got deep-create $T.out)"
+$POLC unload
+umount $T/lab/ro/m 2>/dev/null
+
+[ $bad = 0 ] && echo ALL-OK
+exit $bad
