@@ -19,7 +19,7 @@ POLC=${POLC:-$SRC/$BUILD/polc}
 PROBE=${PROBE:-$SRC/$BUILD/tests/progs/bpf_escape}
 if [ "${1:-}" != --inside ]; then
 	[ -x "$PROBE" ] || { echo "FAIL: $PROBE not built (make test-bins)"; exit 1; }
-	out=$(sh "$SRC/tests/vm/run-in-vm.sh" --timeout 280 --env POLC="$POLC" --env PROBE="$PROBE" \
+	out=$(sh "$SRC/tests/vm/run-in-vm.sh" --timeout 420 --env POLC="$POLC" --env PROBE="$PROBE" \
 		-- sh "$SRC/tests/vm/t_bpf_escape.sh" --inside 2>&1)
 	rc=$?
 	echo "$out"
