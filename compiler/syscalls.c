@@ -12,10 +12,39 @@ static uint32_t scmp_arch(ir_arch a)
 	return a == IR_ARCH_I386 ? SCMP_ARCH_X86 : a == IR_ARCH_X32 ? SCMP_ARCH_X32 : SCMP_ARCH_X86_64;
 }
 
+static void build(void);
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+/* i386 names that libseccomp resolves to a pseudo number (the socket and
+ * SysV IPC calls, multiplexed through socketcall(2)/ipc(2)) but that also
+ * have a direct number (socket 359, recvmmsg 337, shmget 395, ...; Linux
+ * 4.3+): the name means the direct syscall, as libseccomp's rules apply to it. */
+typedef struct { char *name; uint32_t nr; } direct_nr;
+static direct_nr i386_direct[64];
+static size_t ni386_direct;
+
 int sys_resolve(ir_arch a, const char *name)
 {
 	int nr = seccomp_syscall_resolve_name_arch(scmp_arch(a), name);
+	if (nr < 0 && a == IR_ARCH_I386) {
+		pthread_once(&once, build);
+		for (size_t i = 0; i < ni386_direct; i++)
+			if (!strcmp(i386_direct[i].name, name))
+				return (int)i386_direct[i].nr;
+	}
 	return nr < 0 ? -1 : nr;
+}
+
+int sys_multiplexed(ir_arch a, uint32_t nr)
+{
+	if (a != IR_ARCH_I386)
+		return -1;
+	pthread_once(&once, build);
+	for (size_t i = 0; i < ni386_direct; i++)
+		if (i386_direct[i].nr == nr)
+			return seccomp_syscall_resolve_name_arch(SCMP_ARCH_X86,
+								 i386_direct[i].name) <= -200 ? 117 : 102;
+	return -1;
 }
 
 bool sys_name(ir_arch a, uint32_t nr, char *out, size_t n)
@@ -36,7 +65,6 @@ bool sys_name(ir_arch a, uint32_t nr, char *out, size_t n)
 static uint8_t known[IR_NARCH][KNOWN_MAX];
 static const char **names;
 static size_t nnames;
-static pthread_once_t once = PTHREAD_ONCE_INIT;
 
 static void build(void)
 {
@@ -46,7 +74,12 @@ static void build(void)
 			uint32_t nr = a == IR_ARCH_X32 ? i | IR_X32_SYSCALL_BIT : i;
 			char *s = seccomp_syscall_resolve_num_arch(scmp_arch(a), (int)nr);
 			known[a][i] = s != NULL;
-			if (s && a == IR_ARCH_X86_64)
+			if (s && a == IR_ARCH_I386 &&
+			    seccomp_syscall_resolve_name_arch(SCMP_ARCH_X86, s) < 0 &&
+			    ni386_direct < sizeof i386_direct / sizeof *i386_direct) {
+				i386_direct[ni386_direct].name = s;
+				i386_direct[ni386_direct++].nr = i;
+			} else if (s && a == IR_ARCH_X86_64)
 				names[nnames++] = s;
 			else
 				free(s);

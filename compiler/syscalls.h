@@ -3,7 +3,10 @@
  * SYSCALL_DEFINE types).
  * Promises: numbers for IR_ARCH_X32 carry the 0x40000000 bit; a name that
  * libseccomp maps to a pseudo (negative) number on an ABI counts as absent
- * there.
+ * there, except the i386 socket and SysV IPC calls that also have a direct
+ * number (socket 359, recvmmsg 337, shmget 395, ...): the name resolves to
+ * that number. Their multiplexed forms (socketcall(2)/ipc(2)) are the
+ * syscalls socketcall and ipc.
  */
 #ifndef POLC_SYSCALLS_H
 #define POLC_SYSCALLS_H
@@ -24,6 +27,10 @@ typedef struct {
 
 int sys_resolve(ir_arch a, const char *name);     /* -1 if absent */
 bool sys_known(ir_arch a, uint32_t nr);           /* in the table? */
+/* The syscall (socketcall 102 or ipc 117) that also reaches direct syscall
+ * nr of arch a, multiplexed (libseccomp adds each rule for nr there too);
+ * -1 when nr has no multiplexed form. */
+int sys_multiplexed(ir_arch a, uint32_t nr);
 /* Name of nr on arch into out (size n); false if unknown. */
 bool sys_name(ir_arch a, uint32_t nr, char *out, size_t n);
 /* Bit i set: argument i of the syscall has a C type of at most 32 bits. */

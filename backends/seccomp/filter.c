@@ -64,34 +64,54 @@ static scmp_filter_ctx ctx_for(const sc_plan *pl, ir_arch a, diag_ctx *d)
 	return ctx;
 }
 
-/* On i386 the socket and SysV IPC calls also exist multiplexed through
- * socketcall(2)/ipc(2); libseccomp adds a rule for such a name to both forms
- * and cannot filter arguments there. polc lets it (an unconditional rule then
- * covers the multiplexed form too, unless socketcall/ipc has its own
- * unconditional rule, which wins) and refuses argument conditions. */
-static bool multiplexed_ok(const sc_sysplan *s)
+/* On i386 the socket and SysV IPC calls (socket 359, shmget 395, ...) also
+ * exist multiplexed through socketcall(2)/ipc(2) (arg0 = the call), and
+ * libseccomp adds every rule for such a name to the multiplexed syscall too
+ * (its arg0 condition replaced by the call, the others kept: with exact
+ * rules and conditions it refuses, so these rules are added non-exact).
+ * polc's meaning keeps the two apart: the name is the direct syscall, and
+ * socketcall/ipc are decided by their own statements. That holds in the
+ * filter only when socketcall/ipc has one unconditional rule: added first
+ * (its number is lower), it swallows the rules added to it later. Anything
+ * else is refused (plan.c, plan_sys). */
+bool sc_one_uncond_rule(const sc_archplan *ap, uint32_t nr)
 {
-	return s->n == 1 && s->v[0].dnf.n == 1 && s->v[0].dnf.v[0].n == 0;
+	for (size_t i = 0; i < ap->n; i++)
+		if (ap->v[i].nr == nr)
+			return ap->v[i].n == 1 && ap->v[i].v[0].dnf.n == 1 &&
+			       ap->v[i].v[0].dnf.v[0].n == 0;
+	return false;
 }
 
-static int add_sys(scmp_filter_ctx ctx, ir_arch a, const sc_sysplan *s, diag_ctx *d)
+static int add_sys(scmp_filter_ctx ctx, ir_arch a, const sc_archplan *ap, const sc_sysplan *s,
+		   diag_ctx *d)
 {
 	int nr = seccomp_syscall_resolve_name(s->name);
 	int byname = seccomp_syscall_resolve_name_arch(sc_arch_token(a), s->name);
-	if (byname != (int)s->nr && !(a == IR_ARCH_I386 && byname < 0 && multiplexed_ok(s)))
+	int mux = sys_multiplexed(a, s->nr);
+	if (byname != (int)s->nr && mux < 0)
 		nr = __NR_SCMP_ERROR;
 	if (nr == __NR_SCMP_ERROR) {
-		diag_error(d, src_loc_none(), "seccomp: libseccomp cannot filter "
-			   "the arguments of %s (%u) on %s (multiplexed through "
-			   "socketcall/ipc there)", s->name, s->nr, ir_arch_name(a));
+		diag_error(d, src_loc_none(), "seccomp: libseccomp cannot translate "
+			   "%s (%u) on %s", s->name, s->nr, ir_arch_name(a));
+		return -1;
+	}
+	if (mux >= 0 && !sc_one_uncond_rule(ap, (uint32_t)mux)) {
+		/* plan.c refuses these with the statement's location */
+		diag_error(d, src_loc_none(), "seccomp: %s (%u) on %s: its rules would "
+			   "change %s(2)", s->name, s->nr, ir_arch_name(a),
+			   mux == 117 ? "ipc" : "socketcall");
 		return -1;
 	}
 	for (size_t i = 0; i < s->n; i++) {
 		const sc_region *r = &s->v[i];
 		for (size_t j = 0; j < r->dnf.n; j++) {
 			const sc_conj *c = &r->dnf.v[j];
-			int rc = seccomp_rule_add_exact_array(ctx, sc_action(r->act), nr,
-							      (unsigned)c->n, c->v);
+			int rc = mux >= 0
+				 ? seccomp_rule_add_array(ctx, sc_action(r->act), nr,
+							  (unsigned)c->n, c->v)
+				 : seccomp_rule_add_exact_array(ctx, sc_action(r->act), nr,
+								(unsigned)c->n, c->v);
 			if (rc) {
 				diag_error(d, src_loc_none(), "seccomp: libseccomp "
 					   "refused a rule for %s on %s: %s", s->name,
@@ -113,7 +133,7 @@ scmp_filter_ctx sc_filter_new(const sc_plan *pl, diag_ctx *d)
 		if (!ctx)
 			goto fail;
 		for (size_t i = 0; i < pl->arch[a].n; i++)
-			if (add_sys(ctx, (ir_arch)a, &pl->arch[a].v[i], d)) {
+			if (add_sys(ctx, (ir_arch)a, &pl->arch[a], &pl->arch[a].v[i], d)) {
 				seccomp_release(ctx);
 				goto fail;
 			}

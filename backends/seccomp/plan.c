@@ -471,6 +471,23 @@ static int same_action_ranges(const ctx *c, const ir_stmt *x, const ir_stmt *y, 
 	return 0;
 }
 
+/* On x32 libseccomp compares only the lower 32 bits of an argument. For a
+ * 64-bit argument that is still exact when the condition cannot depend on
+ * the upper half: a masked-eq whose mask has no upper bit (the upper half is
+ * masked off; a value with bits outside the mask never matches, whatever the
+ * half), and comparisons that hold for every value or for none (>= 0,
+ * <= 2^64-1, < 0, > 2^64-1), which lower to no comparison at all. Its
+ * negation (one single-bit masked-eq per mask bit) stays in the lower half. */
+static bool low32_exact(const ir_arg_cond *c)
+{
+	switch (c->op) {
+	case IR_CMP_MASKED_EQ: return (c->mask >> 32) == 0;
+	case IR_CMP_GE: case IR_CMP_LT: return c->value == 0;
+	case IR_CMP_LE: case IR_CMP_GT: return c->value == UINT64_MAX;
+	default: return false;
+	}
+}
+
 /* Partition of the syscall domain for (a, nr). */
 static int sys_part(const ctx *c, ir_arch a, uint32_t nr, const char *name, part *out)
 {
@@ -483,11 +500,13 @@ static int sys_part(const ctx *c, ir_arch a, uint32_t nr, const char *name, part
 		if (sy->nr[a] < 0 || (uint32_t)sy->nr[a] != nr)
 			continue;
 		for (size_t j = 0; j < sy->ncond && a == IR_ARCH_X32; j++)
-			if (!((sy->arg32 >> sy->conds[j].arg) & 1)) {
+			if (!((sy->arg32 >> sy->conds[j].arg) & 1) &&
+			    !low32_exact(&sy->conds[j])) {
 				diag_error(c->d, st->loc, "seccomp: on x32, libseccomp "
 					   "compares only the lower 32 bits of arguments; "
-					   "arg%d of %s is 64 bits wide there", sy->conds[j].arg,
-					   name);
+					   "arg%d of %s is 64 bits wide there (exact: a masked "
+					   "test whose mask fits in 32 bits, '& MASK == VALUE')",
+					   sy->conds[j].arg, name);
 				rc = -1;
 			}
 		if (rc)
@@ -589,6 +608,23 @@ static int plan_sys(const ctx *c, const sc_plan *pl, ir_arch a, uint32_t nr, sc_
 	if (!pt.n) {
 		part_free(&pt);
 		return 0;
+	}
+	int mux = sys_multiplexed(a, nr);
+	if (mux >= 0 && !sc_one_uncond_rule(ap, (uint32_t)mux)) {
+		const char *via = mux == 117 ? "ipc" : "socketcall";
+		src_loc at = c->p->loc;
+		const ir_stmt_list *sl = &c->p->dom[IR_SYSCALL];
+		for (size_t i = sl->n; i-- > 0;)
+			if (sl->v[i].u.sys.nr[a] == (int)nr)
+				at = sl->v[i].loc;
+		diag_error(c->d, at, "seccomp: on %s, libseccomp also applies the rules "
+			   "for %s (%u) to %s(2), which multiplexes it; polc builds them "
+			   "only when %s itself is decided without conditions by a rule of "
+			   "its own (e.g. 'deny syscall %s;', or 'allow syscall %s;' under "
+			   "'default deny syscall')", ir_arch_name(a), name, nr, via, via,
+			   via, via);
+		part_free(&pt);
+		return -1;
 	}
 	sc_sysplan *s = arch_push(ap);
 	s->nr = nr;

@@ -51,6 +51,10 @@ typedef struct {
 	size_t n, cap;
 } sc_archplan;
 
+/* Does the plan give syscall nr one rule without conditions? (filter.c: an
+ * i386 socketcall/ipc rule that swallows libseccomp's multiplexed copies.) */
+bool sc_one_uncond_rule(const sc_archplan *ap, uint32_t nr);
+
 typedef struct {
 	ir_action def;         /* filter default (ENOSYS under a deny default) */
 	ir_action badarch;     /* ABIs the policy does not name */

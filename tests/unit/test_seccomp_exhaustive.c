@@ -81,6 +81,13 @@ static const char *const hand[] = {
 	"policy p { deny syscall personality if arg0 & 0xf == 0x10; deny syscall unshare if arg0 & 0xf == 0x30; }",
 	/* 34 ioctl: 32-bit cmd, 64-bit arg */
 	"policy p { default deny syscall; allow syscall ioctl if arg1 == 0x5401; allow syscall ioctl if arg1 == 0x5413 && arg2 > 0x1000; }",
+	/* 35 x32: 64-bit arguments whose comparison the lower half decides
+	 * (masked-eq with a 32-bit mask, always-true comparisons) */
+	"policy p { arch x86_64, x32; allow syscall clone; deny syscall clone if arg0 & 0x7e020000 == 0; deny errno EACCES syscall unshare if arg0 & 0x10000000 == 0x10000000 && arg0 >= 0; kill syscall madvise if arg1 & 0xffffffff == 4; }",
+	/* 36-37 i386: the direct socket and IPC numbers (socket 359, bind 361,
+	 * recvmmsg 337, shmget 395), socketcall and ipc decided on their own */
+	"policy p { arch x86_64, i386; default deny syscall; allow syscall socketcall, ipc, read; allow syscall socket if arg0 < 38; allow syscall socket if arg0 == 39; deny errno EACCES syscall bind; allow syscall shmget, recvmmsg; }",
+	"policy p { arch i386; deny syscall socketcall, ipc; allow syscall socket if arg0 == 1; deny errno EACCES syscall socket if arg0 == 2; kill syscall msgget; audit syscall sendmmsg if arg2 > 3; }",
 };
 #define NHAND (sizeof hand / sizeof hand[0])
 
