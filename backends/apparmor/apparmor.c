@@ -114,6 +114,9 @@ static support classify_file(const ir_policy *p, const ir_stmt *s)
 				       "execute that the file domain's default deny forbids");
 		return errno_support(p, s);
 	}
+	if (s->domain == IR_FILE && !deny && closed && (pm & IR_PERM_WRITE) && !(pm & IR_PERM_READ))
+		return PARTIAL("AppArmor's w also grants append, and renaming the file away also "
+			       "needs r there: r is granted too");
 	if ((pm & IR_PERM_WRITE) && !(pm & IR_PERM_APPEND)) {
 		if (!deny && closed)
 			return PARTIAL("AppArmor's w also grants append");
@@ -131,10 +134,18 @@ static support classify_file(const ir_policy *p, const ir_stmt *s)
 static support classify_network(const ir_policy *p, const ir_stmt *s)
 {
 	const ir_network *n = &s->u.net;
-	if (n->has_addr || n->has_port)
-		return NONE("AppArmor 3 network rules cannot match addresses or ports");
 	if (n->family && !aa_family_name(n->family))
 		return NONE("address family unknown to AppArmor");
+	/* Under a default deny, an allow on an address or port is granted for
+	 * the whole family and type: left out, it would deny what the policy
+	 * allows (a generated profile's `allow network bind inet tcp port N`
+	 * would stop the server). A deny cannot be widened that way. */
+	if ((n->has_addr || n->has_port) &&
+	    (dom_open(p, IR_NETWORK) || s->action.verdict > IR_AUDIT))
+		return NONE("AppArmor 3 network rules cannot match addresses or ports");
+	if (n->has_addr || n->has_port)
+		return PARTIAL("AppArmor 3 network rules cannot match addresses or ports: "
+			       "allowed for every address and port of the family and type");
 	if (n->op != IR_NET_ANYOP)
 		return PARTIAL("AppArmor 3 network rules cover every operation on a socket of "
 			       "the family and type (its creation included), not one operation");
@@ -415,7 +426,11 @@ static void emit_file_stmt(const ir_policy *p, const ir_stmt *s, buf *out)
 	unsigned pm = s->domain == IR_EXEC ? IR_PERM_EXEC : s->u.file.perms;
 	buf b;
 	buf_init(&b);
-	if (pm & IR_PERM_READ) buf_puts(&b, "r");
+	/* AppArmor checks a rename's source for r as well as w: polc's write
+	 * allows the rename (see classify_file) */
+	if ((pm & IR_PERM_READ) || (s->domain == IR_FILE && !deny && !dom_open(p, IR_FILE) &&
+				    (pm & IR_PERM_WRITE)))
+		buf_puts(&b, "r");
 	if (pm & IR_PERM_WRITE) buf_puts(&b, "w");          /* w includes a */
 	else if (pm & IR_PERM_APPEND) buf_puts(&b, "a");
 	if (pm & IR_PERM_MMAP) buf_puts(&b, "m");
@@ -446,6 +461,13 @@ static void emit_files(const ir_policy *p, buf *out)
 		if (fo && xo)
 			buf_printf(out, "  %s\"/{,**}\" ix,\n", xa);
 	}
+	/* Kernel-internal files without a path (SysV shared memory, MAP_HUGETLB
+	 * mappings) are named "/" under attach_disconnected; they are no file
+	 * event to polc, so a closed file domain must not deny mapping them
+	 * (PostgreSQL's huge-page attempt was refused). This also lets "/"
+	 * itself be listed. */
+	if (!fo)
+		buf_printf(out, "  %s\"/\" rw,  # pathless kernel files (shared memory)\n", fa);
 	for (int d = IR_FILE; d <= IR_EXEC; d++)
 		for (size_t i = 0; i < p->dom[d].n; i++)
 			emit_file_stmt(p, &p->dom[d].v[i], out);

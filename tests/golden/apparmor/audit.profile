@@ -7,6 +7,7 @@ abi <abi/3.0>,
 #include <tunables/global>
 
 profile golden_audit flags=(attach_disconnected,mediate_deleted,complain) {
+  "/" rw,  # pathless kernel files (shared memory)
   "/usr/**" rmix,  # tests/golden/apparmor/audit.pol:5:3
   audit "/etc/shadow{,/}" r,  # tests/golden/apparmor/audit.pol:6:3
   capability,

@@ -7,6 +7,7 @@ abi <abi/3.0>,
 #include <tunables/global>
 
 profile golden_closed flags=(attach_disconnected,mediate_deleted) {
+  "/" rw,  # pathless kernel files (shared memory)
   "/usr/**" rm,  # tests/golden/apparmor/closed.pol:4:3
   "/lib/**" rm,  # tests/golden/apparmor/closed.pol:4:3
   "/etc/ld.so.cache{,/}" rm,  # tests/golden/apparmor/closed.pol:4:3
