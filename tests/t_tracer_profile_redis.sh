@@ -42,7 +42,8 @@ logged() { dmesg | grep "type=1326" | grep -c " pid=$1 "; }
 run_redis "$PROFILE" >/dev/null
 echo "enforced: all benchmarks and bgsave ok"
 
-sed 's/^  default deny syscall;/  mode audit;\n  default deny syscall;/' "$PROFILE" > "$T/audit.pol"
+sed 's/^  default deny syscall/  mode audit;\n&/' "$PROFILE" > "$T/audit.pol"
+grep -q '^  mode audit;' "$T/audit.pol" || fail "no audit variant of $PROFILE"
 pid=$(run_redis "$T/audit.pol")
 n=$(logged $pid)
 echo "audit mode: $n syscalls outside the profile"

@@ -3,6 +3,8 @@
 
 #include <arpa/inet.h>
 #include <ctype.h>
+#include <elf.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -349,23 +351,78 @@ static void gen_syscalls(const gen_ctx *c, tr_rec **v, size_t n, buf *out)
 	free(sel);
 }
 
+/* The ELF interpreter (PT_INTERP) of the program at path, resolved as the
+ * kernel opens it, or NULL (not on this host, not ELF64, static). */
+static char *elf_interp(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	char *res = NULL;
+	Elf64_Ehdr eh;
+	if (fread(&eh, sizeof eh, 1, f) == 1 && !memcmp(eh.e_ident, ELFMAG, SELFMAG) &&
+	    eh.e_ident[EI_CLASS] == ELFCLASS64 && eh.e_phentsize == sizeof(Elf64_Phdr)) {
+		for (unsigned i = 0; i < eh.e_phnum && i < 256 && !res; i++) {
+			Elf64_Phdr ph;
+			if (fseek(f, (long)(eh.e_phoff + (Elf64_Off)i * sizeof ph), SEEK_SET) ||
+			    fread(&ph, sizeof ph, 1, f) != 1)
+				break;
+			if (ph.p_type != PT_INTERP || ph.p_filesz < 2 || ph.p_filesz > PATH_MAX)
+				continue;
+			char name[PATH_MAX + 1] = "", real[PATH_MAX];
+			if (fseek(f, (long)ph.p_offset, SEEK_SET) ||
+			    fread(name, 1, ph.p_filesz, f) != ph.p_filesz)
+				break;
+			name[ph.p_filesz] = 0;
+			if (name[0] == '/' && realpath(name, real))
+				res = xstrdup(real);
+			break;
+		}
+	}
+	fclose(f);
+	return res;
+}
+
+static void add_file(const gen_ctx *c, strset *per, const char *path, unsigned bit)
+{
+	ir_event ev = { .domain = IR_FILE };
+	ev.u.file.path = path;
+	ev.u.file.perm = bit;
+	if (base_allows(c, &ev))
+		return;
+	bool written = bit & (IR_PERM_WRITE | IR_PERM_APPEND | IR_PERM_LINK | IR_PERM_LOCK);
+	ss_add(&per[__builtin_ctz(bit)], gen_generalize_path(path, written));
+}
+
 static void gen_files(const gen_ctx *c, const gen_opts *o, tr_rec **v, size_t n, buf *out)
 {
 	strset per[NPERM] = { { 0 } };
+	/* An exec is also a file access that only an LSM sees (no syscall
+	 * opens the file): the kernel opens the program and its ELF interpreter
+	 * for execute, reads them and maps them executable. polc allows an exec
+	 * only where the file domain allows it too, so under `default deny
+	 * file` a profile without these would refuse its own entry point. The
+	 * interpreter is read from the program on this host. */
+	for (size_t i = 0; i < n; i++) {
+		if (v[i]->kind != TR_EXEC || !result_ok(o, v[i]->f[1], false))
+			continue;
+		char *interp = elf_interp(v[i]->f[0]);
+		for (int k = 0; k < 2; k++) {
+			const char *f = k ? interp : v[i]->f[0];
+			if (f)
+				for (unsigned bit = IR_PERM_READ; bit <= IR_PERM_MMAP; bit <<= 1)
+					if (bit & (IR_PERM_READ | IR_PERM_EXEC | IR_PERM_MMAP))
+						add_file(c, per, f, bit);
+		}
+		free(interp);
+	}
 	for (size_t i = 0; i < n; i++) {
 		if (v[i]->kind != TR_FILE || !result_ok(o, v[i]->f[2], false))
 			continue;
 		unsigned bit = perm_bit(v[i]->f[1]);
 		if (!bit)
 			continue;   /* stat: no permission in the language */
-		ir_event ev = { .domain = IR_FILE };
-		ev.u.file.path = v[i]->f[0];
-		ev.u.file.perm = bit;
-		if (base_allows(c, &ev))
-			continue;
-		int p = __builtin_ctz(bit);
-		bool written = bit & (IR_PERM_WRITE | IR_PERM_APPEND | IR_PERM_LINK | IR_PERM_LOCK);
-		ss_add(&per[p], gen_generalize_path(v[i]->f[0], written));
+		add_file(c, per, v[i]->f[0], bit);
 	}
 	unsigned T = o->dir_threshold ? o->dir_threshold : 8;
 	/* glob -> perms, via one sorted list of "glob\x01permindex". */

@@ -9,9 +9,9 @@ TRACER=${2:-ebpf}
 cd "$(dirname "$0")/.."
 mkdir -p traces
 sh soak/redis.sh "$POLC" traces "$TRACER"
-"$POLC" gen --name redis -o redis.pol traces/redis.trace
+"$POLC" gen --name redis --deny-default file,exec -o redis.pol traces/redis.trace
 sh soak/postgresql.sh "$POLC" traces "$TRACER"
-"$POLC" gen --name postgresql -o postgresql.pol traces/postgresql.trace
+"$POLC" gen --name postgresql --deny-default file,exec -o postgresql.pol traces/postgresql.trace
 for p in redis postgresql; do
 	"$POLC" check "$p.pol"
 	echo "profiles/$p.pol: $(grep -c '^    [a-z0-9_]*[,;]' "$p.pol") syscalls"
