@@ -721,7 +721,8 @@ int BPF_PROG(polc_file_open, struct file *file, int ret)
 			return -EPERM_;   /* leaving the cgroup: self-protection */
 	}
 	__u32 c[3], n = 0;
-	if (fmode & FMODE_EXEC) {
+	/* an exec open: 6.1 marks it in f_flags (__FMODE_EXEC), not f_mode */
+	if ((fmode & FMODE_EXEC) || (flags & FMODE_EXEC)) {
 		c[n++] = POLC_CH_EXECP;   /* execve/uselib open: the exec permission */
 	} else {
 		if (fmode & FMODE_READ)

@@ -7,7 +7,9 @@
 # through a mount point below the denied glob is still denied (the path is
 # built across mounts); a directory-only glob ("dir/*/") denies mkdir but
 # not a file of the same name; a path longer than POLC_PATH_MAX is decided
-# fail closed; and a process outside the enforced cgroup is unaffected.
+# fail closed; the file's exec permission holds on execve (6.1 marks an
+# exec open in f_flags only); and a process outside the enforced cgroup is
+# unaffected.
 SRC=${SRC:-$(cd "$(dirname "$0")/../.." && pwd)}
 POLC=${POLC:-$SRC/${BUILD:-build}/polc}
 if [ "${1:-}" != --inside ]; then
@@ -36,6 +38,7 @@ setup() {
 	umount $T/lab/ro/m 2>/dev/null
 	rm -rf $T/lab; mkdir -p $T/lab/ro/m $T/lab/rw/m $T/lab/dirs
 	mount -t tmpfs polc-paths $T/lab/ro/m
+	mkdir -p $T/lab/noexec; cp /usr/bin/true $T/lab/noexec/true; cp /usr/bin/true $T/lab/true
 	for d in ro rw ro/m rw/m; do
 		for f in unlink ren ren-out tr ch own src; do echo x >$T/lab/$d/$f; done
 		mkdir $T/lab/$d/rmd
@@ -43,7 +46,7 @@ setup() {
 }
 
 cat >$T.py <<'EOF'
-import errno, os, sys
+import errno, os, subprocess, sys
 def res(f):
     try:
         f(); return "ok"
@@ -70,6 +73,9 @@ print("rename-in", res(lambda: os.rename(L + "/rw/ren-out", L + "/ro/moved")))
 # "dirs/*/" names directories only
 print("dirglob-mkdir", res(lambda: os.mkdir(L + "/dirs/sub")))
 print("dirglob-file", res(lambda: os.close(os.open(L + "/dirs/file", os.O_CREAT | os.O_WRONLY, 0o644))))
+# the file's exec permission (an exec open: __FMODE_EXEC in f_flags)
+print("file-exec-denied", res(lambda: subprocess.run([L + "/noexec/true"], check=True)))
+print("file-exec-sibling", res(lambda: subprocess.run([L + "/true"], check=True)))
 # deeper than POLC_PATH_MAX: built relative to a deep cwd, fail closed
 os.chdir(L + "/deep")
 for i in range(22):
@@ -81,6 +87,7 @@ cat >$T.pol <<EOF
 policy paths {
   deny file "$T/lab/ro/**" write, link;
   deny errno EACCES file "$T/lab/dirs/*/" write;
+  deny file "$T/lab/noexec/*" exec;
 }
 EOF
 
@@ -109,6 +116,8 @@ check "rename into the denied tree" EPERM "$(got rename-in $T.run)"
 check "dir glob: mkdir" EACCES "$(got dirglob-mkdir $T.run)"
 check "dir glob: a file" ok "$(got dirglob-file $T.run)"
 check "deeper than POLC_PATH_MAX: fail closed" EPERM "$(got deep-create $T.run)"
+check "file exec permission" EPERM "$(got file-exec-denied $T.run)"
+check "file exec permission, sibling" ok "$(got file-exec-sibling $T.run)"
 [ -e $T/lab/ro/new ] && { echo "FAIL ro/new was created"; bad=1; }
 
 # 2. loaded for another cgroup: this process is outside it, unaffected
