@@ -10,6 +10,9 @@
  * errno. A baseline refused with EPERM or EACCES proves nothing: skipped.
  * Capabilities are calibrated instead (lsm_caps.c): with and without the
  * one capability, unconfined, once per capability.
+ * A write probe does every operation write covers (open for writing,
+ * truncate, chmod, chown, unlink, create; a directory: chmod, chown), which
+ * must all end alike; a link probe links a file beside the path to it.
  * The child reports through a pipe, which neither LSM mediates once open.
  */
 #include "verify.h"
@@ -35,6 +38,7 @@
 enum run_mode { RUN_BASE, RUN_BASE_NOCAP, RUN_CONFINED };
 
 #define MOUNT_SOURCE "/polc-probe-source"
+#define LINK_SRC ".polc-link-source"
 
 /* What the world left for the operation. */
 typedef struct {
@@ -191,10 +195,19 @@ static int prepare_file(const ir_event *ev, op_state *s, op_result *r)
 {
 	bool exec = ev->domain == IR_EXEC || ev->u.file.perm == IR_PERM_EXEC;
 	const char *path = ev->domain == IR_EXEC ? ev->u.exec.path : ev->u.file.path;
-	if (ev->domain == IR_FILE && ev->u.file.perm == IR_PERM_LINK)
-		return skipf(r, "%s", "link probes are not implemented");
 	if (world_make_path(path, exec, false, r) < 0)
 		return -1;
+	/* link: the probed path is the new name of a hard link to a file
+	 * beside it, on the same mount */
+	if (ev->domain == IR_FILE && ev->u.file.perm == IR_PERM_LINK) {
+		char src[4200];
+		if (r->isdir)
+			return skipf(r, "%s", "a link probe needs a file, not a directory");
+		snprintf(src, sizeof src, "%s" LINK_SRC, path);
+		if (rename(path, src) < 0)
+			return skipf(r, "cannot move the file beside its name: %s", strerror(errno));
+		return 0;
+	}
 	/* An overlay copies a lower file up when it is first opened for
 	 * writing, reading the lower file as the task: the BPF LSM would judge
 	 * that read, which the workload never asked for. Copy it up now. */
@@ -204,6 +217,10 @@ static int prepare_file(const ir_event *ev, op_state *s, op_result *r)
 		if (fd >= 0)
 			close(fd);
 	}
+	struct stat st;   /* a directory, too, for chmod (write) */
+	if (ev->domain == IR_FILE && r->isdir && ev->u.file.perm == IR_PERM_WRITE &&
+	    stat(path, &st) == 0 && st.st_uid == geteuid())
+		(void)chmod(path, st.st_mode & 07777);
 	(void)s;
 	return 0;
 }
@@ -222,7 +239,85 @@ static int open_confined(const char *path, op_result *r)
 	return fd;
 }
 
-static void op_file(const ir_event *ev, op_state *s, op_result *r)
+/* write: every operation the write permission covers, on the probed path:
+ * open for writing and truncate (a file), chmod and chown to what it has,
+ * then unlink and create it again (a file). Those that need the path's
+ * owner to be the caller (else a capability would be asked as well) run
+ * only when it is. The baseline runs them all and keeps those that
+ * succeed (r->ops: procfs refuses chmod and unlink to everyone); the
+ * confined run does only those (`allow`), and they must all end alike: a
+ * difference is an enforcer that mediates some of them only. */
+enum { W_OPEN, W_TRUNCATE, W_CHMOD, W_CHOWN, W_UNLINK, W_CREATE };
+static void op_write(const char *path, unsigned allow, bool base, op_result *r)
+{
+	struct stat st;
+	if (stat(path, &st) < 0) {
+		set_result(r, -1);
+		return;
+	}
+	bool dir = S_ISDIR(st.st_mode), owned = st.st_uid == geteuid();
+	const char *name[6];
+	int err[6], n = 0, fd;
+	unsigned ok = 0;
+#define STEP(bit, nm, call) do { int x_ = (call); name[n] = (nm); err[n] = x_ < 0 ? errno : 0; \
+		if (!err[n++]) ok |= 1u << (bit); } while (0)
+#define MAY(bit) (allow >> (bit) & 1)
+	if (!dir && MAY(W_OPEN)) {
+		fd = open(path, O_WRONLY | O_CLOEXEC);
+		STEP(W_OPEN, "open", fd);
+		if (fd >= 0)
+			close(fd);
+	}
+	if (!dir && MAY(W_TRUNCATE))
+		STEP(W_TRUNCATE, "truncate", truncate(path, st.st_size));
+	if (owned && MAY(W_CHMOD))
+		STEP(W_CHMOD, "chmod", chmod(path, st.st_mode & 07777));
+	if (owned && MAY(W_CHOWN))
+		STEP(W_CHOWN, "chown", chown(path, st.st_uid, st.st_gid));
+	if (owned && !dir && MAY(W_UNLINK)) {
+		STEP(W_UNLINK, "unlink", unlink(path));
+		if (!err[n - 1] && MAY(W_CREATE)) {
+			fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, st.st_mode & 07777);
+			STEP(W_CREATE, "create", fd);
+			if (fd >= 0)
+				close(fd);
+		}
+	}
+#undef MAY
+#undef STEP
+	r->ops = ok;
+	if (!n) {
+		snprintf(r->why, sizeof r->why, "%s",
+			 "a directory of another owner: no write operation to try");
+		r->skip = true;
+		return;
+	}
+	if (base) {                  /* allowed when any operation is */
+		r->ok = ok != 0;
+		r->err = ok ? 0 : err[0];
+		return;
+	}
+	r->ok = true;
+	r->err = 0;
+	for (int i = 0; i < n; i++) {
+		if (err[i] && r->ok) {
+			r->ok = false;
+			r->err = err[i];
+		}
+		if (err[i] != err[0]) {
+			snprintf(r->why, sizeof r->why, "write operations disagree: %s %s, %s %s",
+				 name[0], err[0] ? strerror(err[0]) : "ok",
+				 name[i], err[i] ? strerror(err[i]) : "ok");
+			r->skip = true;
+			return;
+		}
+	}
+}
+
+/* The write operations the baseline could do (set before a confined run). */
+static unsigned confined_ops = ~0u;
+
+static void op_file(const ir_event *ev, op_state *s, enum run_mode mode, op_result *r)
 {
 	if (ev->domain == IR_EXEC) {
 		set_result(r, do_exec(ev->u.exec.path));
@@ -232,7 +327,15 @@ static void op_file(const ir_event *ev, op_state *s, op_result *r)
 	int fd = -1, rc;
 	switch (ev->u.file.perm) {
 	case IR_PERM_READ: fd = open(path, O_RDONLY | O_CLOEXEC); rc = fd; break;
-	case IR_PERM_WRITE: fd = open(path, O_WRONLY | O_CLOEXEC); rc = fd; break;
+	case IR_PERM_WRITE:
+		op_write(path, mode == RUN_CONFINED ? confined_ops : ~0u, mode != RUN_CONFINED, r);
+		return;
+	case IR_PERM_LINK: {
+		char src[4200];
+		snprintf(src, sizeof src, "%s" LINK_SRC, path);
+		rc = link(src, path);
+		break;
+	}
 	case IR_PERM_APPEND: fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC); rc = fd; break;
 	case IR_PERM_EXEC: rc = do_exec(path); break;
 	case IR_PERM_MMAP: {
@@ -344,7 +447,7 @@ static int prepare(const ir_event *ev, op_state *s, enum run_mode mode, op_resul
 static void operate(const ir_event *ev, op_state *s, enum run_mode mode, op_result *r)
 {
 	switch (ev->domain) {
-	case IR_FILE: case IR_EXEC: op_file(ev, s, r); break;
+	case IR_FILE: case IR_EXEC: op_file(ev, s, mode, r); break;
 	case IR_CAPABILITY:
 		if (caps_keep_only(ev->u.cap.cap, mode != RUN_BASE_NOCAP) < 0) {
 			skipf(r, "capset: %s", strerror(errno));
@@ -497,6 +600,7 @@ outcome lsm_probe_run(const lsm_confine *c, const ir_event *ev)
 	 * LSM first, so their harmless errors (ECONNREFUSED, ENODEV) still tell. */
 	if (!base.ok && (ev->domain == IR_FILE || ev->domain == IR_EXEC))
 		return judged(OUT_SKIPPED, 0, "fails unconfined (%s)", strerror(base.err));
+	confined_ops = base.ops;
 	op_result got = run_once(c, ev, RUN_CONFINED);
 	if (!got.skip && !got.inconclusive && !same(&got, &base)) {
 		/* A difference must hold twice: a loopback address that was not

@@ -20,6 +20,7 @@ typedef struct {
 	bool isdir;         /* the probed path is a directory */
 	bool skip;          /* the world could not be built; why says why */
 	bool inconclusive;  /* the operation could not be reached; why says why */
+	unsigned ops;       /* write probes: the operations that succeeded (a bit each) */
 	char why[120];
 } op_result;
 
