@@ -30,8 +30,11 @@ rm -f "$D/stop" "$D/pause" "$D/paused" "$D/tally"
 echo secret >"$D/denied/secret"
 echo fine >"$D/allowed/file"
 cat "$D/denied/secret" >/dev/null || { echo "soak-bpf.sh: $D/denied/secret unreadable unconfined" >&2; exit 1; }
-# the profile plus the deny statement, as the last statement of the policy
-sed '$ s|^}$|  deny file "'"$D"'/denied/*" read;\n}|' "$PROFILE" >"$D/soak.pol"
+# the profile plus the deny statement, as the last statement of the policy;
+# its file and exec domains open again (the profile's allow-lists are Redis's,
+# and the harness runs sh and its loop in the same cgroup)
+sed -e 's/^  default deny syscall, file, exec;$/  default deny syscall;/' \
+	-e '$ s|^}$|  deny file "'"$D"'/denied/*" read;\n}|' "$PROFILE" >"$D/soak.pol"
 line=$(grep -n 'deny file "' "$D/soak.pol" | tail -n 1 | cut -d: -f1)
 [ -n "$line" ] || { echo "soak-bpf.sh: no deny statement in $D/soak.pol" >&2; exit 1; }
 where="$D/soak.pol:$line:"
