@@ -288,8 +288,12 @@ static void md_scenarios(const bresults *r, buf *out)
 		}
 	}
 	const char *lab = br_get(r, "lab", "na.lab");
+	const char *part = br_get(r, "lab", "partial.lab");
 	if (lab)
 		buf_printf(out, "- lab: %s\n", lab);
+	else if (part)
+		buf_printf(out, "- lab: %s (a section with fewer rounds than the mode's was cut "
+			   "short by the lab's time limit; its rounds so far are reported).\n", part);
 	else if (!br_get(r, "lab", "kernel"))
 		buf_puts(out, "- lab: not run (polc bench --vm runs AppArmor and BPF LSM there).\n");
 	buf_puts(out, "\n");
@@ -418,7 +422,10 @@ static void md_tracers(const bresults *r, buf *out)
 		   "redis-server run untraced, under `polc record --tracer ebpf`, `--tracer "
 		   "ptrace`, and `strace -f -qq -o /dev/null` (reference); cost ratio to untraced, "
 		   "median of %zu interleaved rounds [min–max]. A run counts only if the recorder "
-		   "exited 0 (`polc record` fails on lost events).\n\n| recorder | GET | SET |\n"
+		   "exited 0 (`polc record` fails on lost events). ptrace and strace stop the server at "
+		   "every syscall until the tracer has been scheduled, so on a busy host their cost "
+		   "grows with the load (the start stamps above give the load of each run; the "
+		   "JSON has every round); the eBPF recorder does not wait.\n\n| recorder | GET | SET |\n"
 		   "|---|---|---|\n", rounds_of(r, "native", "tracers"));
 	for (size_t t = 0; t < 3; t++) {
 		buf_printf(out, "| %s |", tracers[t]);

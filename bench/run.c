@@ -747,9 +747,10 @@ int bench_lab(const bench_opts *o, bresults *r)
 				   pg ? "pgbench," : "", soak > 0 ? "soak" : "");
 	char reps[16], timeout[16], mins[32];
 	params p = params_for(&(bench_opts){ .mode = o->mode, .in_lab = true, .reps = o->reps });
-	/* boot + per round: micro ~8 tests x 10 configs, redis and pgbench;
-	 * the soak and its start and stop */
-	int t = 240 + (timed ? p.reps * 10 * (int)(NMICRO * p.micro_secs * 3 + 40 + p.pg_secs * 2) : 0) +
+	/* boot + per round and configuration: micro ~8 tests, redis and
+	 * pgbench (measured at host load 6-8 with other qemus: micro 13 s,
+	 * redis 30 s, pgbench 21 s); the soak and its start and stop */
+	int t = 240 + (timed ? p.reps * 10 * (int)(NMICRO * p.micro_secs * 3 + 45 + p.pg_secs * 5) : 0) +
 		(soak > 0 ? (int)(soak * 60) + 300 : 0);
 	snprintf(reps, sizeof reps, "%d", p.reps);
 	snprintf(timeout, sizeof timeout, "%d", t);
