@@ -237,8 +237,8 @@ static void merged_note(bresults *r, size_t i, const char *path, const char *tex
 	br_free(&t);
 }
 
-/* Merge one table into r; a section's start stamp that both have keeps
- * both ("A and B"): its rounds came from each run. */
+/* Merge one table into r; a section's start or end stamp that both have
+ * keeps both ("A and B"): its rounds came from each run. */
 static int keep_starts(bresults *r, const char *text)
 {
 	size_t n = r->nn;
@@ -249,7 +249,9 @@ static int keep_starts(bresults *r, const char *text)
 	for (size_t i = 0; i < n; i++) {
 		const char *k = r->notes[i].key;
 		size_t kl = strlen(k);
-		if (rc == 0 && kl > 6 && !strcmp(k + kl - 6, ".start") &&
+		bool stamp = (kl > 6 && !strcmp(k + kl - 6, ".start")) ||
+			     (kl > 4 && !strcmp(k + kl - 4, ".end"));
+		if (rc == 0 && stamp &&
 		    strcmp(old[i], r->notes[i].value) && !strstr(old[i], r->notes[i].value)) {
 			char *env = xstrdup(r->notes[i].env), *key = xstrdup(k);
 			br_note(r, env, key, "%s and %s", old[i], r->notes[i].value);

@@ -145,7 +145,14 @@ static void md_where(const bresults *r, buf *out)
 			snprintf(k, sizeof k, "%s.start", sections[s]);
 			const char *v = br_get(r, envs[e], k);
 			size_t n = s < 4 ? rounds_of(r, envs[e], sections[s]) : 0;
-			if (v && n)
+			const char *end = NULL;
+			if (!strcmp(sections[s], "lab")) {
+				snprintf(k, sizeof k, "%s.end", sections[s]);
+				end = br_get(r, envs[e], k);
+			}
+			if (end)
+				buf_printf(out, " %s (host) from %s to %s;", sections[s], v ? v : "?", end);
+			else if (v && n)
 				buf_printf(out, " %s (%zu rounds) from %s;", sections[s], n, v);
 			else if (v)
 				buf_printf(out, " %s from %s;", sections[s], v);
@@ -154,9 +161,13 @@ static void md_where(const bresults *r, buf *out)
 	}
 	const char *q = br_get(r, "lab", "other_qemus");
 	if (q && strcmp(q, "0"))
-		buf_printf(out, "\nWhile the lab ran, %s other qemu process%s (other users of the lab) "
+		buf_printf(out, "\nWhen the lab started, %s other qemu process%s (other users of the lab) "
 			   "shared the host's CPUs with it: lab figures are noisier for it.\n", q,
 			   strcmp(q, "1") ? "es" : "");
+	if (br_get(r, "lab", "kernel"))
+		buf_puts(out, "\nIn the lab row, a section's load average is the guest's (its two "
+			 "emulated CPUs); the host's, which other work on the host raises, is the "
+			 "*lab (host)* entry, at the lab run's start and end.\n");
 	buf_puts(out, "\nThe filter cost model counts BPF instructions in an interpreter, so it "
 		 "depends on no machine. The lab boots Debian's kernel in qemu with AppArmor and "
 		 "BPF LSM (docs/lab.md) on the host's userland; its micro and macro figures are "
@@ -178,7 +189,8 @@ static void md_summary(const bresults *r, buf *out)
 			for (int k = 0; k < 2; k++) {
 				const char *met = k ? "SET" : "GET";
 				if (ratio(r, envs[e], "redis", backends[b], "EnhanceProtect", met, &m, &lo, &hi))
-					buf_printf(out, "%s%.3f", k ? " / " : "", m);
+					buf_printf(out, "%s%.3f%s", k ? " / " : "", m,
+						   m < 0.9 || hi > 3 * lo ? " †" : "");
 				else
 					buf_printf(out, "%sn/a", k ? " / " : "");
 			}
