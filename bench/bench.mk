@@ -13,7 +13,8 @@ $(BENCH_MICRO): bench/micro.c
 
 # The full benchmark, the lab included; writes the committed report.
 # Not part of `make test` (benchmarks are measurements, not timed tests).
-#   make bench                      full run (~1 h on a 2-core VM)
+#   make bench                      full run (~1 h 45 min on a 2-core VM:
+#                                   native ~35 min with the soak, lab ~65 min)
 #   make bench BENCH_ARGS=--quick   under 10 minutes, no lab
 BENCH_ARGS ?= --vm
 BENCH_OUT ?= bench
