@@ -15,6 +15,7 @@
 #include <linux/if.h>
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
+#include <netinet/in.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -246,6 +247,26 @@ int world_make_path(const char *path, bool exec, bool dir, op_result *r)
 
 /* ---- network ---- */
 
+/* An IPv6 address gets its local route from the kernel's DAD work, run
+ * later even with IFA_F_NODAD; on a busy host a probe that came first saw
+ * ENETUNREACH instead of the verdict. A UDP connect asks for that route. */
+static int wait_routable(const unsigned char *addr, op_result *r)
+{
+	struct sockaddr_in6 sa = { .sin6_family = AF_INET6, .sin6_port = htons(9) };
+	memcpy(&sa.sin6_addr, addr, 16);
+	for (int i = 0; i < 5000; i++) {
+		int s = socket(AF_INET6, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+		if (s < 0)
+			return fail(r, "socket: %s", strerror(errno));
+		int rc = connect(s, (struct sockaddr *)&sa, sizeof sa);
+		close(s);
+		if (rc == 0)
+			return 0;
+		usleep(1000);
+	}
+	return fail(r, "address on lo: no route after 5 s");
+}
+
 int world_add_addr(int family, const unsigned char *addr, op_result *r)
 {
 	int s = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE);
@@ -288,7 +309,9 @@ int world_add_addr(int family, const unsigned char *addr, op_result *r)
 	}
 	close(s);
 	/* the address may be one lo has already (127.0.0.1, ::1) */
-	return err && err != EEXIST ? fail(r, "address on lo: %s", strerror(err)) : 0;
+	if (err && err != EEXIST)
+		return fail(r, "address on lo: %s", strerror(err));
+	return family == AF_INET6 ? wait_routable(addr, r) : 0;
 }
 
 /* ---- peers ---- */
