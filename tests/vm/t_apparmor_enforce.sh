@@ -84,7 +84,7 @@ expect_ok "signal to itself still allowed" deny_signal sh -c 'kill -CONT $$'
 pol allow_list "default deny file;
 allow file \"/usr/**\", \"/lib/**\", \"/lib64/**\", \"/etc/ld.so.cache\" read, mmap, exec;
 allow file \"$L/open\" read;
-allow file \"$L/out\" write, append;   # the inherited stdout/stderr"
+allow file \"$L/out\" read, write, append;   # the inherited stdout/stderr (AppArmor grants r with w in an allow-list: exact only with read)"
 expect_ok "allow-list: listed file readable" allow_list /usr/bin/cat $L/open
 expect_fail "allow-list: unlisted file unreadable" "Permission denied" allow_list /usr/bin/cat $L/secret
 
