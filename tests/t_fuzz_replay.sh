@@ -4,7 +4,7 @@
 set -u
 cd "$SRC"
 fail=0
-for t in compile trace bundle; do
+for t in compile trace bundle import; do
 	set -- tests/fuzz/corpus/$t/*
 	[ -e "$1" ] || { echo "no corpus for $t"; fail=1; continue; }
 	"$SRC/$BUILD/tests/replay_$t" "$@" || fail=1

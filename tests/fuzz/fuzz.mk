@@ -3,7 +3,7 @@
 #                              (FUZZ_SEED=0 for a random seed; default 1)
 # The corpus (tests/fuzz/corpus/TARGET/) is also replayed by `make test`
 # through tests/fuzz/replay.c, so every input kept there is a regression test.
-FUZZ_TARGETS := compile trace bundle
+FUZZ_TARGETS := compile trace bundle import
 FUZZ_SECONDS ?= 60
 FUZZ_SEED    ?= 1
 FUZZ_BUILD   := build-fuzz
