@@ -6,13 +6,17 @@
 #include "../backends/k8s.h"
 #include "profile_from.h"
 #include "../compiler/util.h"
+#include "../compiler/syscalls.h"
 
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 enum { OPT_ALLOW_PARTIAL = 256, OPT_NO_LIBRARY, OPT_CHECK, OPT_PROFILE_FROM, OPT_WERROR, OPT_JSON, OPT_VM,
@@ -233,6 +237,114 @@ int cmd_build(int argc, char **argv)
 	return r;
 }
 
+/* The program execvp would run for name, resolved before confinement so
+ * that no PATH search (and no fallback to /bin/sh) happens under the
+ * policy. NULL (errno set) when there is none. */
+static char *resolve_cmd(const char *name)
+{
+	if (strchr(name, '/'))
+		return access(name, X_OK) == 0 ? xstrdup(name) : NULL;
+	const char *path = getenv("PATH");
+	if (!path || !*path)
+		path = "/usr/local/bin:/usr/bin:/bin";
+	int e = ENOENT;
+	for (const char *p = path;; p++) {
+		const char *q = strchr(p, ':');
+		size_t n = q ? (size_t)(q - p) : strlen(p);
+		char *f = xasprintf("%.*s%s%s", (int)n, p, n ? "/" : "", name);
+		if (access(f, X_OK) == 0)
+			return f;
+		if (errno != ENOENT)
+			e = errno;
+		free(f);
+		if (!q)
+			break;
+		p = q;
+	}
+	errno = e;
+	return NULL;
+}
+
+static bool decided_allow(const ir_policy *p, ir_event *ev)
+{
+	return ir_decide(p, ev).verdict == IR_ALLOW;
+}
+
+/* The syscall polc run execs the command with (execve, else execveat), or
+ * -1 when the policy allows neither. */
+static int exec_syscall(const ir_policy *p)
+{
+	static const char *const names[] = { "execve", "execveat" };
+	for (int i = 0; i < 2; i++) {
+		ir_event ev = { .domain = IR_SYSCALL };
+		ev.u.sys.audit_arch = ir_arch_audit(IR_ARCH_X86_64);
+		ev.u.sys.nr = (uint32_t)sys_resolve(IR_ARCH_X86_64, names[i]);
+		if (decided_allow(p, &ev))
+			return i;
+	}
+	return -1;
+}
+
+/* Whether the policy lets the command itself be executed: the LSMs see
+ * the exec of the resolved file and its open for execute. Refused up
+ * front rather than failing (or being reported as a denial) after
+ * confinement. seccomp cannot see paths, so only the syscall counts. */
+static bool exec_allowed(const cli_args *a, const backend *b, const char *prog, int *sc)
+{
+	*sc = exec_syscall(a->pol);
+	if (*sc < 0) {
+		fprintf(stderr, "polc run: policy %s allows neither execve nor execveat; polc run "
+			"starts the command with one of them after confinement (add `allow "
+			"syscall execve;`)\n", a->pol->name);
+		return false;
+	}
+	if (!strcmp(b->name, "seccomp"))
+		return true;
+	char real[PATH_MAX];
+	const char *f = realpath(prog, real) ? real : prog;
+	ir_event ex = { .domain = IR_EXEC }, fe = { .domain = IR_FILE };
+	ex.u.exec.path = f;
+	fe.u.file.path = f;
+	fe.u.file.perm = IR_PERM_EXEC;
+	if (decided_allow(a->pol, &ex) && decided_allow(a->pol, &fe))
+		return true;
+	fprintf(stderr, "polc run: policy %s does not allow executing %s itself (allow exec "
+		"\"%s\" and file \"%s\" exec)\n", a->pol->name, f, f, f);
+	return false;
+}
+
+/* Everything polc does after the policy is in force is the exec: so
+ * no_new_privs is set and the program resolved before confinement, and
+ * the exec itself was checked against the policy above. */
+static int run_confined(cli_args *a, const backend *b, const char *prog)
+{
+	int sc;
+	if (!exec_allowed(a, b, prog, &sc))
+		return EXIT_POLICY;
+	/* no_new_privs for every target: a setuid or file-capability program
+	 * the command runs must not gain privileges beyond the ones the policy
+	 * was written for. From unconfined, AppArmor still makes the
+	 * change_onexec transition. */
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)) {
+		fprintf(stderr, "polc run: cannot set no_new_privs: %s\n", strerror(errno));
+		return EXIT_SYSTEM;
+	}
+	int (*confine)(const struct ir_policy *, int) =
+		!strcmp(b->name, "seccomp") ? run_confine_seccomp :
+		!strcmp(b->name, "apparmor") ? run_confine_apparmor : run_confine_bpf;
+	int r = confine(a->pol, a->allow_partial);
+	if (r != EXIT_OK)
+		return r;   /* never run the command unconfined */
+	extern char **environ;
+	if (sc == 0)
+		execve(prog, a->cmd, environ);
+	else
+		syscall(SYS_execveat, AT_FDCWD, prog, a->cmd, environ, 0);
+	int e = errno;
+	fprintf(stderr, "polc run: cannot execute '%s': %s\n", prog, strerror(e));
+	return e == ENOENT ? 127 : 126;
+}
+
 int cmd_run(int argc, char **argv)
 {
 	cli_args a;
@@ -257,28 +369,15 @@ int cmd_run(int argc, char **argv)
 		diag_print(&d, stderr, isatty(STDERR_FILENO));
 		diag_free(&d);
 	}
-	if (r == EXIT_OK) {
-		int (*confine)(const struct ir_policy *, int) =
-			!strcmp(b->name, "seccomp") ? run_confine_seccomp :
-			!strcmp(b->name, "apparmor") ? run_confine_apparmor : run_confine_bpf;
-		r = confine(a.pol, a.allow_partial);
+	char *prog = NULL;
+	if (r == EXIT_OK && !(prog = resolve_cmd(a.cmd[0]))) {
+		int e = errno;
+		fprintf(stderr, "polc run: cannot execute '%s': %s\n", a.cmd[0], strerror(e));
+		r = e == ENOENT ? 127 : 126;
 	}
-	/* no_new_privs for every target (seccomp's confine sets it already):
-	 * a setuid or file-capability program the command runs must not gain
-	 * privileges beyond the ones the policy was written for. From
-	 * unconfined, AppArmor still makes the change_onexec transition. */
-	if (r == EXIT_OK && prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)) {
-		fprintf(stderr, "polc run: cannot set no_new_privs: %s\n", strerror(errno));
-		r = EXIT_SYSTEM;
-	}
-	if (r != EXIT_OK) {
-		/* never run the command unconfined */
-		cli_done(&a);
-		return r;
-	}
-	execvp(a.cmd[0], a.cmd);
-	int e = errno;
-	fprintf(stderr, "polc run: cannot execute '%s': %s\n", a.cmd[0], strerror(e));
+	if (r == EXIT_OK)
+		r = run_confined(&a, b, prog);
+	free(prog);
 	cli_done(&a);
-	return e == ENOENT ? 127 : 126;
+	return r;
 }
