@@ -136,18 +136,52 @@ void k8s_set_names(const char *ns, const char *name)
 	given_name = name;
 }
 
-int k8s_names(const ir_policy *p, const char **name, const char **ns, diag_ctx *d)
+static k8s_spo_version spo_version = K8S_SPO_V1;
+
+int k8s_set_spo_version(const char *v)
+{
+	static const struct { const char *s; k8s_spo_version v; } known[] = {
+		{ "1", K8S_SPO_V1 }, { "1.0", K8S_SPO_V1 }, { "v1", K8S_SPO_V1 },
+		{ "0.8", K8S_SPO_V0_8 }, { "0.8.4", K8S_SPO_V0_8 }, { "v0.8", K8S_SPO_V0_8 },
+	};
+	spo_version = K8S_SPO_V1;
+	if (!v)
+		return 0;
+	for (size_t i = 0; i < sizeof known / sizeof *known; i++)
+		if (!strcmp(v, known[i].s)) {
+			spo_version = known[i].v;
+			return 0;
+		}
+	return -1;
+}
+
+k8s_spo_version k8s_spo_version_in_use(void)
+{
+	return spo_version;
+}
+
+int k8s_names(const ir_policy *p, bool namespaced, const char **name, const char **ns,
+	      diag_ctx *d)
 {
 	*name = given_name ? given_name : p->name;
 	*ns = given_ns ? given_ns : "default";
 	int rc = 0;
+	if (!namespaced) {
+		*ns = NULL;
+		if (given_ns) {
+			diag_error(d, src_loc_none(), "--namespace: the object is cluster-scoped "
+				   "in SPO v1 (only the SeccompProfile of --spo-version 0.8 has "
+				   "a namespace)");
+			rc = -1;
+		}
+	}
 	if (!dns_subdomain(*name)) {
 		diag_error(d, given_name ? src_loc_none() : p->loc,
 			   "'%s' is not a Kubernetes object name (lower-case letters, digits, '-' "
 			   "and '.', at most 253); give one with --name", *name);
 		rc = -1;
 	}
-	if (!dns_label(*ns, strlen(*ns))) {
+	if (*ns && !dns_label(*ns, strlen(*ns))) {
 		diag_error(d, src_loc_none(), "--namespace '%s' is not a Kubernetes namespace "
 			   "(lower-case letters, digits and '-', at most 63)", *ns);
 		rc = -1;

@@ -18,11 +18,25 @@
 #include <yaml.h>
 #include "backend.h"
 
-/* SPO's API versions (security-profiles-operator.x-k8s.io): the versions
- * its released CRDs serve. */
+/* SPO's API versions (security-profiles-operator.x-k8s.io): the storage
+ * versions of its released CRDs (../shared/peers/spo/). SPO v1 (and every
+ * release since v0.9): SeccompProfile v1 and AppArmorProfile v1, both
+ * cluster-scoped; the pod selects a SeccompProfile as operator/NAME.json.
+ * SPO v0.8 (`--spo-version 0.8`): SeccompProfile v1beta1, namespaced,
+ * selected as operator/NAMESPACE/NAME.json; polc writes no AppArmorProfile
+ * for it (its form before v1 is not the abstract one polc knows). */
 #define K8S_SPO_GROUP "security-profiles-operator.x-k8s.io"
-#define K8S_SPO_SECCOMP_API K8S_SPO_GROUP "/v1beta1"
-#define K8S_SPO_APPARMOR_API K8S_SPO_GROUP "/v1alpha1"
+#define K8S_SPO_SECCOMP_API_V1 K8S_SPO_GROUP "/v1"
+#define K8S_SPO_SECCOMP_API_V0_8 K8S_SPO_GROUP "/v1beta1"
+#define K8S_SPO_APPARMOR_API K8S_SPO_GROUP "/v1"
+
+typedef enum { K8S_SPO_V1, K8S_SPO_V0_8 } k8s_spo_version;
+
+/* `polc build --spo-version V`: "1" (the default; "1.0" and "v1" too) or
+ * "0.8" ("0.8.4", "v0.8"). Returns -1 for any other version. Process-wide,
+ * as k8s_set_names(). */
+int k8s_set_spo_version(const char *v);
+k8s_spo_version k8s_spo_version_in_use(void);
 
 typedef struct {
 	yaml_document_t doc;
@@ -50,8 +64,10 @@ void k8s_push(k8s_doc *d, int seq, int item);
 void k8s_set_names(const char *ns, const char *name);
 
 /* The name and namespace of the objects, checked: an error (returns -1)
- * names the rule a bad one breaks. */
-int k8s_names(const ir_policy *p, const char **name, const char **ns, diag_ctx *d);
+ * names the rule a bad one breaks. For a cluster-scoped object (namespaced
+ * false) *ns is NULL and a given --namespace is an error. */
+int k8s_names(const ir_policy *p, bool namespaced, const char **name, const char **ns,
+	      diag_ctx *d);
 
 /* A new object: apiVersion, kind and metadata (name, namespace unless ns
  * is NULL, annotations with the policy's provenance). Returns the root

@@ -20,7 +20,7 @@
 #include <unistd.h>
 
 enum { OPT_ALLOW_PARTIAL = 256, OPT_NO_LIBRARY, OPT_CHECK, OPT_PROFILE_FROM, OPT_WERROR, OPT_JSON, OPT_VM,
-       OPT_NAMESPACE, OPT_NAME, OPT_PROBES };
+       OPT_NAMESPACE, OPT_NAME, OPT_PROBES, OPT_SPO_VERSION };
 
 static void push(const char ***v, size_t *n, const char *s)
 {
@@ -45,6 +45,7 @@ int cli_parse(cli_args *a, int argc, char **argv, bool allow_cmd)
 		{ "vm", no_argument, 0, OPT_VM },
 		{ "namespace", required_argument, 0, OPT_NAMESPACE },
 		{ "name", required_argument, 0, OPT_NAME },
+		{ "spo-version", required_argument, 0, OPT_SPO_VERSION },
 		{ "probes", no_argument, 0, OPT_PROBES },
 		{ "help", no_argument, 0, 'h' },
 		{ 0, 0, 0, 0 }
@@ -81,6 +82,13 @@ int cli_parse(cli_args *a, int argc, char **argv, bool allow_cmd)
 		case OPT_VM: a->vm = true; break;
 		case OPT_NAMESPACE: a->k8s_namespace = optarg; break;
 		case OPT_NAME: a->k8s_name = optarg; break;
+		case OPT_SPO_VERSION:
+			if (k8s_set_spo_version(optarg) < 0) {
+				fprintf(stderr, "polc %s: --spo-version '%s': expected 1 (SPO v0.9 and "
+					"later, the default) or 0.8\n", argv[0], optarg);
+				return -1;
+			}
+			break;
 		case OPT_PROBES: a->probes = true; break;
 		case 'h': cli_usage(argv[0], stdout); exit(EXIT_OK);
 		case ':':

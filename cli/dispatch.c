@@ -19,7 +19,7 @@ static const command commands[] = {
 	  "parse and check policy files; report every error" },
 	{ "build", cmd_build, "polc build FILE... --target seccomp|apparmor|bpf [--policy NAME]\n"
 	  "           [--format FMT] [-o OUT] [--allow-partial] [-I DIR] [--check FILE]\n"
-	  "           [--name K8S-NAME] [--namespace NS]   (formats spo, k8s)\n"
+	  "           [--name K8S-NAME] [--namespace NS] [--spo-version 1|0.8]   (formats spo, k8s)\n"
 	  "           seccomp formats: bpf, pfc, oci, spo, k8s; apparmor: profile, spo, k8s;\n"
 	  "           bpf: bundle, json. spo: Security Profiles Operator object; k8s: it plus\n"
 	  "           the pod securityContext selecting it",

@@ -36,7 +36,8 @@ golden() {
 }
 [ "${1:-}" = --update ] && UPDATE=1
 golden seccomp-redis seccomp spo
-golden seccomp-redis seccomp k8s --name redis-cache --namespace cache
+golden seccomp-redis seccomp k8s --name redis-cache
+golden seccomp-redis-v0.8 seccomp k8s --name redis-cache --namespace cache --spo-version 0.8
 golden web seccomp k8s --allow-partial
 golden apparmor-app apparmor spo
 golden apparmor-app apparmor k8s
@@ -46,14 +47,24 @@ golden web apparmor k8s --allow-partial
 # shape: one object per document, the snippet last, selecting the object
 f=$G/seccomp-redis.seccomp-k8s.yaml
 [ "$(grep -c '^---$' "$f")" = 1 ] || bad "$f: not two documents"
-grep -q '^apiVersion: security-profiles-operator.x-k8s.io/v1beta1$' "$f" || bad "$f: apiVersion"
+grep -q '^apiVersion: security-profiles-operator.x-k8s.io/v1$' "$f" || bad "$f: apiVersion"
 grep -q '^kind: SeccompProfile$' "$f" || bad "$f: kind"
 grep -q '^  name: redis-cache$' "$f" || bad "$f: --name"
+grep -q '^  namespace:' "$f" && bad "$f: SeccompProfile is cluster-scoped in SPO v1"
+grep -q '^    localhostProfile: operator/redis-cache.json$' "$f" || bad "$f: localhostProfile"
+grep -q '^ *x-polc\|^ *defaultErrnoRet:' "$f" && bad "$f: a key SPO's spec does not have"
+f=$G/seccomp-redis-v0.8.seccomp-k8s.yaml
+grep -q '^apiVersion: security-profiles-operator.x-k8s.io/v1beta1$' "$f" || bad "$f: apiVersion"
 grep -q '^  namespace: cache$' "$f" || bad "$f: --namespace"
 grep -q '^    localhostProfile: operator/cache/redis-cache.json$' "$f" || bad "$f: localhostProfile"
-grep -q '^ *x-polc\|^ *defaultErrnoRet:' "$f" && bad "$f: a key SPO's spec does not have"
+"$POLC" build $G/seccomp-redis.pol --target seccomp --format spo --namespace cache -o "$T/x" 2>"$T/err"; rc=$?
+[ $rc = 1 ] && grep -q "cluster-scoped" "$T/err" || bad "--namespace with SPO v1: exit $rc"
+"$POLC" build $G/seccomp-redis.pol --target seccomp --format spo --spo-version 0.7 2>"$T/err"; rc=$?
+[ $rc = 2 ] && grep -q "spo-version '0.7'" "$T/err" || bad "--spo-version 0.7: exit $rc"
+"$POLC" build $G/apparmor-app.pol --target apparmor --format spo --spo-version 0.8 2>"$T/err"; rc=$?
+[ $rc = 1 ] && grep -q "AppArmorProfile of SPO v1 only" "$T/err" || bad "apparmor --spo-version 0.8: exit $rc"
 f=$G/apparmor-app.apparmor-k8s.yaml
-grep -q '^apiVersion: security-profiles-operator.x-k8s.io/v1alpha1$' "$f" || bad "$f: apiVersion"
+grep -q '^apiVersion: security-profiles-operator.x-k8s.io/v1$' "$f" || bad "$f: apiVersion"
 grep -q '^kind: AppArmorProfile$' "$f" || bad "$f: kind"
 grep -q '^  namespace:' "$f" && bad "$f: AppArmorProfile is cluster-scoped"
 grep -q '^  appArmorProfile:$' "$f" && grep -q '^    localhostProfile: app$' "$f" || bad "$f: snippet"
@@ -76,7 +87,7 @@ grep -q '^      readOnlyPaths: \[/etc/\*\*\]$' "$T/x" || bad "readOnlyPaths: $(c
 # names Kubernetes would refuse, and formats a target does not have
 "$POLC" build $G/seccomp-redis.pol --target seccomp --format spo --name Web_1 -o "$T/x" 2>"$T/err"; rc=$?
 [ $rc = 1 ] && grep -q "'Web_1' is not a Kubernetes object name" "$T/err" || bad "bad --name: exit $rc"
-"$POLC" build $G/seccomp-redis.pol --target seccomp --format k8s --namespace a.b -o "$T/x" 2>"$T/err"; rc=$?
+"$POLC" build $G/seccomp-redis.pol --target seccomp --format k8s --spo-version 0.8 --namespace a.b -o "$T/x" 2>"$T/err"; rc=$?
 [ $rc = 1 ] && grep -q "namespace 'a.b' is not a Kubernetes namespace" "$T/err" || bad "bad --namespace: exit $rc"
 "$POLC" build $G/web.pol --target bpf --format spo 2>"$T/err"; rc=$?
 [ $rc = 2 ] && grep -q "target bpf has no format 'spo'" "$T/err" || bad "bpf spo: exit $rc"
@@ -85,5 +96,60 @@ grep -q '^      readOnlyPaths: \[/etc/\*\*\]$' "$T/x" || bad "readOnlyPaths: $(c
 sed "s/errnoRet: 13/errnoRet: 1/" "$T/seccomp-redis.seccomp-spo.yaml" > "$T/drift.yaml"
 "$POLC" build $G/seccomp-redis.pol --target seccomp --format spo --check "$T/drift.yaml" 2>"$T/err"; rc=$?
 [ $rc = 1 ] || bad "--check on a drifted object: exit $rc"
+# mode audit is the profile's Complain mode
+printf 'policy au {\n\tmode audit;\n\tdefault deny network, capability, mount, ptrace, signal;\n\tallow capability chown;\n}\n' >"$T/au.pol"
+"$POLC" build "$T/au.pol" --target apparmor --format spo --allow-partial -o "$T/au.yaml" 2>"$T/err" ||
+	bad "mode audit apparmor spo: $(cat "$T/err")"
+grep -q '^  mode: Complain$' "$T/au.yaml" || bad "mode audit is not spec.mode Complain"
+grep -q 'complainMode' "$T/au.yaml" && bad "complainMode is not a field of AppArmorProfile v1"
+
+# SPO v1's path rule: a glob with a character class is refused, naming it
+printf 'policy cc {\n\tdefault deny mount, ptrace, signal;\n\tdeny file "/proc/[^0-9s]*/**" write, append, link, lock;\n}\n' >"$T/cc.pol"
+"$POLC" build "$T/cc.pol" --target apparmor --format spo -o "$T/x" 2>"$T/err"; rc=$?
+[ $rc = 1 ] && grep -q 'cc.pol:3:2: error: .*SPO v1 accepts only paths matching .*not /proc/\[^0-9s/\]\*/\*\*' "$T/err" ||
+	bad "a character class under SPO v1: exit $rc: $(cat "$T/err")"
+# sys_rawio allowed: SPO v1 adds `mount,`, so mount denies are not carried
+printf 'policy rw {\n\tdefault deny mount, ptrace, signal;\n\tallow capability sys_rawio;\n}\n' >"$T/rw.pol"
+"$POLC" build "$T/rw.pol" --target apparmor --format spo -o "$T/x" 2>"$T/err"; rc=$?
+[ $rc = 1 ] && grep -q "adds \`mount,\` to the profile when sys_rawio is allowed" "$T/err" ||
+	bad "sys_rawio with mounts denied: exit $rc: $(cat "$T/err")"
+
+# Every SPO/k8s output validates against the operator's own CRDs (strict
+# schema, scope, SPO v1's path rule, the snippet's localhostProfile): the
+# goldens and every policy of examples/ and profiles/, both targets, both
+# SPO versions for seccomp (--allow-partial: what is refused is listed).
+PEERS=${SPO_CRDS:-$SRC/../shared/peers/spo}
+[ -d "$PEERS" ] || PEERS=/work/shared/peers/spo
+if ! python3 -c 'import jsonschema, yaml' 2>/dev/null; then
+	bad "python3-jsonschema/python3-yaml missing (make deps installs them)"
+elif [ ! -f "$PEERS/seccompprofile-v1.0.0.yaml" ]; then
+	bad "SPO CRDs not found in $PEERS (set SPO_CRDS)"
+else
+	n=0
+	for f in examples/*.pol profiles/*.pol $G/*.pol; do
+		for p in $(sed -n 's/^policy \([a-z0-9-]*\).*/\1/p' "$f"); do
+			for tf in "seccomp k8s" "seccomp k8s --spo-version 0.8" "apparmor k8s"; do
+				set -- $tf
+				tgt=$1 fmt=$2; shift 2
+				n=$((n + 1)); o=$T/v$n.yaml
+				"$POLC" build "$f" --policy "$p" --target $tgt --format $fmt --allow-partial \
+					--name "$p" "$@" -o "$o" 2>"$T/err" ||
+					bad "polc build $f --policy $p --target $tgt --format $fmt $*: $(tail -2 "$T/err")"
+			done
+		done
+	done
+	python3 tests/spo_validate.py "$PEERS" $G/*.yaml "$T"/v*.yaml "$T/au.yaml" >"$T/val" ||
+		bad "not valid for the operator's CRDs: $(grep -A3 FAIL "$T/val")"
+	echo "validated: $(grep -c '^ok .*(seccompprofile-v1.0.0' "$T/val") SeccompProfile v1 (CRD v1.0.0)," \
+		"$(grep -c '^ok .*(seccompprofile-v0.8.4' "$T/val") SeccompProfile v1beta1 (CRD v0.8.4)," \
+		"$(grep -c '^ok .*(apparmorprofile-v1.0.0' "$T/val") AppArmorProfile v1 (CRD v1.0.0)," \
+		"$(grep -c '^ok .*securityContext' "$T/val") pod securityContexts"
+	# the validator itself refuses what the operator would
+	sed 's/^  mode: Enforce$/  complainMode: true/' "$T/au.yaml" | sed 's/^  mode: Complain$/  complainMode: true/' >"$T/bad1.yaml"
+	python3 tests/spo_validate.py "$PEERS" "$T/bad1.yaml" >/dev/null && bad "validator accepts an unknown field"
+	sed 's|^    localhostProfile: operator/redis-cache.json$|    localhostProfile: operator/default/redis-cache.json|' \
+		$G/seccomp-redis.seccomp-k8s.yaml >"$T/bad2.yaml"
+	python3 tests/spo_validate.py "$PEERS" "$T/bad2.yaml" >/dev/null && bad "validator accepts a wrong localhostProfile"
+fi
 [ $fail = 0 ] && echo ok
 exit $fail

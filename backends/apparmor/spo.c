@@ -1,5 +1,5 @@
 /* spo.c - the policy as a Security Profiles Operator AppArmorProfile
- * (security-profiles-operator.x-k8s.io/v1alpha1), formats "spo" and "k8s".
+ * (security-profiles-operator.x-k8s.io/v1, SPO v1), formats "spo" and "k8s".
  *
  * The operator no longer takes a profile's text: its released AppArmorProfile
  * (cluster-scoped) has only the "abstract" form, allow-lists the operator
@@ -13,7 +13,11 @@
  *   allowedCapabilities C  ->  capability C,
  * inside `#include <abstractions/base>` and fixed denies (mount, writes
  * under /proc and /sys, /proc/{sysrq-trigger,mem,kmem,kcore}); there is no
- * `file,` or `network,` and nothing else.
+ * `file,` or `network,` and nothing else. SPO v1 also adds `mount,` when
+ * sys_rawio is among the allowed capabilities, accepts only paths matching
+ * a leading / then only letters, digits and _ . / * ? + @ { } space - (no
+ * character classes, no quoting), and takes
+ * `mode audit` as spec.mode Complain.
  *
  * So the mapping works by meaning, domain by domain: capabilities and
  * socket kinds are finite and are decided with ir_decide(); a file or exec
@@ -52,6 +56,7 @@ typedef struct {
 	buf notes;             /* header lines: what is not carried exactly */
 	strv exe, lib, ro, wo, rw;
 	bool carried_deny;     /* a list that writes deny rules is used */
+	bool rawio_mount;      /* sys_rawio allowed: SPO v1 adds `mount,` */
 } spo;
 
 #define PARTIAL SUPPORT_PARTIAL
@@ -150,7 +155,21 @@ static bool any_allow(const spo *c, ir_domain d, unsigned perms, const ir_stmt *
 typedef struct {
 	strv *dst;
 	bool bad;
+	char *bad_v1;          /* the first path SPO v1's path rule refuses */
 } path_ctx;
+
+/* SPO v1 refuses an abstract with a path other than a leading / then
+ * letters, digits and _ . / * ? + @ { } space - only (crd2armor's rule). */
+static bool spo_v1_path_ok(const char *t)
+{
+	if (*t != '/')
+		return false;
+	for (; *t; t++)
+		if (!((*t >= 'a' && *t <= 'z') || (*t >= 'A' && *t <= 'Z') || (*t >= '0' && *t <= '9') ||
+		      strchr("_./*?+@{} -", *t)))
+			return false;
+	return true;
+}
 
 /* The operator writes paths unquoted into its template: only text AppArmor
  * reads the same way unquoted is carried. */
@@ -173,6 +192,9 @@ static void add_alt(const char *alt, void *ctx)
 	t[n - 1] = 0;                          /* drop the quotes */
 	if (!unquoted_ok(t + 1)) {
 		pc->bad = true;
+	} else if (!spo_v1_path_ok(t + 1)) {
+		if (!pc->bad_v1)
+			pc->bad_v1 = xstrdup(t + 1);
 	} else {
 		strv_add(pc->dst, t + 1);
 		/* the directory form "dir/", as aa_put_glob's "{,/}" */
@@ -189,12 +211,22 @@ static void add_alt(const char *alt, void *ctx)
 /* Add a statement's glob (its brace alternatives) to a list. */
 static bool add_glob(spo *c, const ir_stmt *s, strv *dst)
 {
-	path_ctx pc = { dst, false };
+	path_ctx pc = { dst, false, NULL };
 	strv tmp = { 0 };
 	pc.dst = &tmp;
 	if (glob_expand(s->u.file.glob, add_alt, &pc) < 0 || pc.bad) {
 		stmt_inexact(c, s, NONE, "the operator writes paths unquoted into its template; "
 			     "this glob needs quoting (a space, quote, '#', ',' or escape)");
+		strv_free(&tmp);
+		free(pc.bad_v1);
+		return false;
+	}
+	if (pc.bad_v1) {
+		char *why = xasprintf("SPO v1 accepts only paths matching ^/[a-zA-Z0-9_./*?+@{} -]*$ "
+				      "(no character class), not %s", pc.bad_v1);
+		stmt_inexact(c, s, NONE, why);
+		free(why);
+		free(pc.bad_v1);
 		strv_free(&tmp);
 		return false;
 	}
@@ -354,6 +386,13 @@ static int caps(spo *c, k8s_doc *doc, int abs)
 		k8s_put(doc, m, "allowedCapabilities", seq);
 		k8s_put(doc, abs, "capability", m);
 	}
+	ir_event raw = { .domain = IR_CAPABILITY, .u.cap.cap = cap_from_name("sys_rawio") };
+	ir_decision dc = ir_decide(&c->enforce, &raw);
+	c->rawio_mount = dc.verdict <= IR_AUDIT;
+	if (c->rawio_mount && (!open_dom(c, IR_MOUNT) || c->p->dom[IR_MOUNT].n))
+		inexact(c, decided_at(c, dc), NONE, "sys_rawio beside mount rules",
+			"SPO v1 adds `mount,` to the profile when sys_rawio is allowed, so every "
+			"mount, umount and pivot_root would be allowed");
 	return n;
 }
 
@@ -468,13 +507,13 @@ static void template_domains(spo *c)
 		  "signals <abstractions/base> does (within the profile, from unconfined)" },
 	};
 	for (size_t i = 0; i < sizeof open / sizeof *open; i++)
-		if (open_dom(c, open[i].d))
+		if (open_dom(c, open[i].d) && !(open[i].d == IR_MOUNT && c->rawio_mount))
 			inexact(c, p->loc, NONE, open[i].what, open[i].why);
 	for (int d = IR_FILE; d <= IR_EXEC; d++)
 		if (p->defaults[d].verdict == IR_AUDIT)
 			inexact(c, p->loc, PARTIAL, "an audit default",
 				"the abstract form has no audit rules: allowed without a log");
-	for (size_t i = 0; i < p->dom[IR_MOUNT].n; i++)
+	for (size_t i = 0; i < p->dom[IR_MOUNT].n && !c->rawio_mount; i++)
 		if (raw_verdict(&p->dom[IR_MOUNT].v[i]) <= IR_AUDIT)
 			stmt_inexact(c, &p->dom[IR_MOUNT].v[i], NONE, "the operator's template denies "
 				     "every mount, umount and pivot_root");
@@ -531,8 +570,8 @@ static void abstract(spo *c, k8s_doc *doc, int spec)
 	caps(c, doc, abs);
 	template_domains(c);
 	k8s_put(doc, spec, "abstract", abs);
+	k8s_put(doc, spec, "mode", k8s_str(doc, c->p->mode == IR_MODE_AUDIT ? "Complain" : "Enforce"));
 	if (c->p->mode == IR_MODE_AUDIT) {
-		k8s_put(doc, spec, "complainMode", k8s_bool(doc, true));
 		if (c->carried_deny)
 			inexact(c, c->p->loc, PARTIAL, "`mode audit`", "AppArmor enforces the deny "
 				"rules of readOnlyPaths, writeOnlyPaths and allowRaw: false even in "
@@ -549,7 +588,12 @@ static const char *const template_note =
 int aa_emit_spo(const ir_policy *p, const backend_opts *o, buf *out, diag_ctx *d)
 {
 	const char *name, *ns;
-	if (k8s_names(p, &name, &ns, d) < 0)
+	if (k8s_spo_version_in_use() != K8S_SPO_V1) {
+		diag_error(d, src_loc_none(), "apparmor spo: polc writes the AppArmorProfile of SPO v1 "
+			   "only (its abstract form); drop --spo-version 0.8 for this target");
+		return -1;
+	}
+	if (k8s_names(p, false, &name, &ns, d) < 0)
 		return -1;
 	spo c;
 	memset(&c, 0, sizeof c);

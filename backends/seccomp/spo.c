@@ -1,5 +1,6 @@
 /* spo.c - the plan as a Security Profiles Operator SeccompProfile
- * (security-profiles-operator.x-k8s.io/v1beta1), formats "spo" and "k8s".
+ * (security-profiles-operator.x-k8s.io/v1, cluster-scoped; v1beta1 and
+ * namespaced with --spo-version 0.8: see k8s.h), formats "spo" and "k8s".
  *
  * The spec is the OCI profile of oci.c, read back with libyaml and copied
  * into the object, so the two formats cannot drift apart. Two keys stay
@@ -11,8 +12,8 @@
  * and the header says so). SPO stores argument values as int64: a value
  * above 2^63-1 is refused with the policy's location.
  * "k8s" adds the pod securityContext selecting the profile where the
- * operator installs it: operator/NAMESPACE/NAME.json under the kubelet's
- * seccomp root.
+ * operator installs it under the kubelet's seccomp root: operator/NAME.json
+ * (SPO v1), operator/NAMESPACE/NAME.json (SPO v0.8).
  */
 #include "seccomp.h"
 #include "../k8s.h"
@@ -128,7 +129,8 @@ int sc_emit_spo(const ir_policy *p, const sc_plan *pl, const backend_opts *o, bu
 		diag_ctx *d)
 {
 	const char *name, *ns;
-	if (k8s_names(p, &name, &ns, d) < 0)
+	bool v1 = k8s_spo_version_in_use() == K8S_SPO_V1;
+	if (k8s_names(p, !v1, &name, &ns, d) < 0)
 		return -1;
 	buf json;
 	buf_init(&json);
@@ -138,14 +140,16 @@ int sc_emit_spo(const ir_policy *p, const sc_plan *pl, const backend_opts *o, bu
 	if (rc == 0) {
 		int spec;
 		k8s_doc_init(&docs[n], "SeccompProfile: the operator installs it on every node");
-		k8s_object(&docs[n], K8S_SPO_SECCOMP_API, "SeccompProfile", name, ns, p, o, &spec);
+		k8s_object(&docs[n], v1 ? K8S_SPO_SECCOMP_API_V1 : K8S_SPO_SECCOMP_API_V0_8,
+			   "SeccompProfile", name, ns, p, o, &spec);
 		rc = fill_spec(p, json.data, json.len, &docs[n++], spec, d);
 	}
 	if (rc == 0 && k8s_format_wants_snippet(o)) {
 		/* where the operator writes it, relative to the kubelet's seccomp root */
 		size_t nl = strlen(name);
 		bool has_ext = nl > 5 && !strcmp(name + nl - 5, ".json");
-		char *path = xasprintf("operator/%s/%s%s", ns, name, has_ext ? "" : ".json");
+		char *path = v1 ? xasprintf("operator/%s%s", name, has_ext ? "" : ".json")
+				: xasprintf("operator/%s/%s%s", ns, name, has_ext ? "" : ".json");
 		k8s_doc_init(&docs[n], "Pod securityContext selecting it: merge into the pod spec or a "
 			     "workload's pod template (not an object to apply)");
 		k8s_security_context(&docs[n++], path, NULL);

@@ -6,7 +6,8 @@
  *   `--format oci` for the same policy, less the two keys SPO has no field
  *   for (x-polc, defaultErrnoRet);
  * - the k8s snippet selects the profile where the operator installs it
- *   (operator/NAMESPACE/NAME.json; the AppArmor profile's name);
+ *   (operator/NAME.json in SPO v1, operator/NAMESPACE/NAME.json with
+ *   --spo-version 0.8; the AppArmor profile's name);
  * - the AppArmorProfile's abstract lists are what the policy means
  *   (capabilities and socket kinds against ir_decide), and what the abstract
  *   form cannot carry is refused, or built with --allow-partial and listed;
@@ -212,10 +213,10 @@ static void test_seccomp_spec_is_oci(void **state)
 		assert_int_equal(o.n, 1);
 		assert_int_equal(s.n, 1);
 		assert_string_equal(text_at(&s.doc[0], "apiVersion"),
-				    "security-profiles-operator.x-k8s.io/v1beta1");
+				    "security-profiles-operator.x-k8s.io/v1");
 		assert_string_equal(text_at(&s.doc[0], "kind"), "SeccompProfile");
 		assert_string_equal(text_at(&s.doc[0], "metadata.name"), "t");
-		assert_string_equal(text_at(&s.doc[0], "metadata.namespace"), "default");
+		assert_null(text_at(&s.doc[0], "metadata.namespace"));   /* cluster-scoped */
 		assert_string_equal(text_at(&s.doc[0], "metadata.annotations.polc/source-sha256"),
 				    spo->p->source_hash);
 		if (!same(&o.doc[0], yaml_document_get_root_node(&o.doc[0]), &s.doc[0],
@@ -243,14 +244,21 @@ static void test_seccomp_k8s_snippet(void **state)
 	assert_string_equal(text_at(&s.doc[0], "kind"), "SeccompProfile");
 	assert_string_equal(text_at(&s.doc[1], "securityContext.seccompProfile.type"), "Localhost");
 	assert_string_equal(text_at(&s.doc[1], "securityContext.seccompProfile.localhostProfile"),
-			    "operator/default/t.json");
+			    "operator/t.json");
 	unload(&s);
 	release(c);
 
 	k8s_set_names("prod", "redis-cache");
 	c = build(&backend_seccomp, seccomp_policies[0], "k8s", false);
+	assert_int_equal(c->rc, -1);              /* no namespace in SPO v1 */
+	assert_true(diag_has(c, "cluster-scoped"));
+	release(c);
+	assert_int_equal(k8s_set_spo_version("0.8"), 0);
+	c = build(&backend_seccomp, seccomp_policies[0], "k8s", false);
 	assert_int_equal(c->rc, 0);
 	load(&s, &c->out);
+	assert_string_equal(text_at(&s.doc[0], "apiVersion"),
+			    "security-profiles-operator.x-k8s.io/v1beta1");
 	assert_string_equal(text_at(&s.doc[0], "metadata.name"), "redis-cache");
 	assert_string_equal(text_at(&s.doc[0], "metadata.namespace"), "prod");
 	assert_string_equal(text_at(&s.doc[1], "securityContext.seccompProfile.localhostProfile"),
@@ -258,6 +266,7 @@ static void test_seccomp_k8s_snippet(void **state)
 	unload(&s);
 	release(c);
 	k8s_set_names(NULL, NULL);
+	k8s_set_spo_version(NULL);
 }
 
 static void test_names_checked(void **state)
@@ -269,11 +278,13 @@ static void test_names_checked(void **state)
 	assert_int_equal(c->out.len, 0);
 	release(c);
 	k8s_set_names("a.b", NULL);
-	c = build(&backend_apparmor, "default allow file;", "spo", true);
+	k8s_set_spo_version("0.8");
+	c = build(&backend_seccomp, seccomp_policies[0], "spo", true);
 	assert_int_equal(c->rc, -1);
 	assert_true(diag_has(c, "is not a Kubernetes namespace"));
 	release(c);
 	k8s_set_names(NULL, NULL);
+	k8s_set_spo_version(NULL);
 }
 
 static void test_int64_values(void **state)
@@ -315,7 +326,8 @@ static void test_deterministic(void **state)
 /* ---- AppArmor ---- */
 
 /* Domains the template decides alone, closed: what stays is exact. */
-#define CLOSED_REST "default deny network, mount, ptrace, signal;\n"
+/* sys_rawio denied: SPO v1 adds `mount,` to a profile that allows it */
+#define CLOSED_REST "default deny network, mount, ptrace, signal;\ndeny capability sys_rawio;\n"
 
 static void test_apparmor_deny_list(void **state)
 {
@@ -331,7 +343,7 @@ static void test_apparmor_deny_list(void **state)
 	stream s;
 	load(&s, &c->out);
 	yaml_document_t *d = &s.doc[0];
-	assert_string_equal(text_at(d, "apiVersion"), "security-profiles-operator.x-k8s.io/v1alpha1");
+	assert_string_equal(text_at(d, "apiVersion"), "security-profiles-operator.x-k8s.io/v1");
 	assert_string_equal(text_at(d, "kind"), "AppArmorProfile");
 	assert_null(text_at(d, "metadata.namespace"));         /* cluster-scoped */
 	assert_true(seq_has(d, "spec.abstract.filesystem.readWritePaths", "/**"));
@@ -357,6 +369,7 @@ static void test_apparmor_deny_list(void **state)
 	assert_string_equal(text_at(d, "spec.abstract.network.allowedProtocols.allowTcp"), "true");
 	assert_null(text_at(d, "spec.abstract.network.allowedProtocols.allowUdp"));
 	assert_null(text_at(d, "spec.complainMode"));
+	assert_string_equal(text_at(d, "spec.mode"), "Enforce");
 	unload(&s);
 	release(c);
 }
@@ -397,7 +410,10 @@ static void test_apparmor_refusals(void **state)
 		{ CLOSED_REST "default deny file;\nallow file \"/data/**\" read;\ndeny file \"/data/x\" read;",
 		  "exception out of an allow-list" },
 		{ "default allow;", "the abstract form can allow only tcp, udp and raw sockets" },
-		{ "default deny network, ptrace, signal;", "denies every mount" },
+		{ "default deny network, ptrace, signal;\ndeny capability sys_rawio;", "denies every mount" },
+		{ "default deny network, ptrace, signal, mount;", "adds `mount,` to the profile when sys_rawio" },
+		{ CLOSED_REST "default deny file;\nallow file \"/proc/[0-9]*\" read;",
+		  "SPO v1 accepts only paths matching" },
 		{ CLOSED_REST "default allow file;\ndeny file \"/a b\" read;", "unquoted" },
 		{ "default deny network, ptrace, signal, mount;\nallow network inet tcp;",
 		  "allows or denies tcp sockets as one" },
@@ -433,7 +449,8 @@ static void test_apparmor_mode_audit(void **state)
 		  "allow file \"/usr/**\" read, mmap;", "spo", true);
 	stream s;
 	load(&s, &c->out);
-	assert_string_equal(text_at(&s.doc[0], "spec.complainMode"), "true");
+	assert_string_equal(text_at(&s.doc[0], "spec.mode"), "Complain");
+	assert_null(text_at(&s.doc[0], "spec.complainMode"));
 	unload(&s);
 	release(c);
 }
