@@ -105,7 +105,7 @@ static void do_include(compiler *c, const src_file *from, const ast_block *b, in
 			free(path);
 			return;
 		}
-	src_file *f = diag_read_file(c->d, path, b->name.loc);
+	src_file *f = diag_read_include(c->d, path, b->name.loc);
 	free(path);
 	if (!f)
 		return;
@@ -398,7 +398,10 @@ static const char *check_glob(lowering *L, const ast_word *w)
 	size_t pos;
 	const char *err = glob_validate(w->s, &pos);
 	if (err) {
-		diag_error(L->c->d, string_loc(w->loc, pos), "invalid glob \"%s\": %s", w->s, err);
+		/* a hostile glob can be megabytes: quote its start */
+		int n = strlen(w->s) > 80 ? 64 : 80;
+		diag_error(L->c->d, string_loc(w->loc, pos), "invalid glob \"%.*s%s\": %s", n,
+			   w->s, strlen(w->s) > 80 ? "..." : "", err);
 		return NULL;
 	}
 	return arena_strdup(L->p->arena, w->s);

@@ -3,6 +3,9 @@
 #include "util.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <unistd.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,39 +43,77 @@ src_file *diag_add_text(diag_ctx *d, const char *name, const char *text,
 	return f;
 }
 
-src_file *diag_read_file(diag_ctx *d, const char *path, src_loc from)
+static src_file *read_fail(diag_ctx *d, src_loc from, int fd, const char *fmt,
+			   const char *path, const char *why)
 {
-	FILE *fp = fopen(path, "rb");
-	if (!fp) {
-		d->nio++;
-		diag_error(d, from, "cannot open '%s': %s", path, strerror(errno));
-		return NULL;
-	}
+	if (fd >= 0)
+		close(fd);
+	d->nio++;
+	diag_error(d, from, fmt, path, why);
+	return NULL;
+}
+
+static const char *node_kind(mode_t m)
+{
+	return S_ISDIR(m) ? "a directory" : S_ISFIFO(m) ? "a FIFO" : S_ISCHR(m) ?
+	       "a character device" : S_ISBLK(m) ? "a block device" : S_ISSOCK(m) ?
+	       "a socket" : "not a regular file";
+}
+
+/* Opened non-blocking (a FIFO must not hang the compiler before its kind is
+ * known), then read in full up to DIAG_SOURCE_MAX bytes. */
+static src_file *read_source(diag_ctx *d, const char *path, src_loc from, bool regular_only)
+{
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return read_fail(d, from, -1, "cannot open '%s': %s", path, strerror(errno));
 	struct stat st;
-	if (fstat(fileno(fp), &st) == 0 && S_ISDIR(st.st_mode)) {
-		fclose(fp);
-		d->nio++;
-		diag_error(d, from, "cannot read '%s': is a directory", path);
-		return NULL;
-	}
+	if (fstat(fd, &st) < 0)
+		return read_fail(d, from, fd, "cannot read '%s': %s", path, strerror(errno));
+	if (S_ISDIR(st.st_mode))
+		return read_fail(d, from, fd, "cannot read '%s': is %s", path, "a directory");
+	if (regular_only && !S_ISREG(st.st_mode))
+		return read_fail(d, from, fd, "cannot include '%s': it is %s; only regular "
+				 "files can be included", path, node_kind(st.st_mode));
+	if (S_ISREG(st.st_mode) && (uint64_t)st.st_size > DIAG_SOURCE_MAX)
+		return read_fail(d, from, fd, "cannot read '%s': %s", path,
+				 "larger than " DIAG_SOURCE_MAX_TEXT);
+	int fl = fcntl(fd, F_GETFL);
+	if (fl >= 0)
+		fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
 	buf b;
 	buf_init(&b);
 	char chunk[65536];
-	size_t n;
-	while ((n = fread(chunk, 1, sizeof chunk, fp)) > 0)
-		buf_put(&b, chunk, n);
-	int err = ferror(fp) ? errno : 0;
-	fclose(fp);
-	if (err) {
-		d->nio++;
-		diag_error(d, from, "cannot read '%s': %s", path, strerror(err));
-		buf_free(&b);
-		return NULL;
+	ssize_t n;
+	while ((n = read(fd, chunk, sizeof chunk)) != 0) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			buf_free(&b);
+			return read_fail(d, from, fd, "cannot read '%s': %s", path, strerror(errno));
+		}
+		buf_put(&b, chunk, (size_t)n);
+		if (b.len > DIAG_SOURCE_MAX) {
+			buf_free(&b);
+			return read_fail(d, from, fd, "cannot read '%s': %s", path,
+					 "larger than " DIAG_SOURCE_MAX_TEXT);
+		}
 	}
+	close(fd);
 	buf_cstr(&b);
 	src_file *f = diag_add_text(d, path, b.data, b.len, false);
 	buf_free(&b);
 	return f;
+}
+
+src_file *diag_read_file(diag_ctx *d, const char *path, src_loc from)
+{
+	return read_source(d, path, from, false);
+}
+
+src_file *diag_read_include(diag_ctx *d, const char *path, src_loc from)
+{
+	return read_source(d, path, from, true);
 }
 
 static bool same_loc(src_loc a, src_loc b)

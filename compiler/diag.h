@@ -53,9 +53,16 @@ void diag_init(diag_ctx *d);
 void diag_free(diag_ctx *d);
 
 /* Read a file into the context. Returns NULL, records an error (at `from`
- * if given) and counts it in nio when it cannot be opened or read or is a
- * directory. (A NUL byte is the lexer's error, with its location.) */
+ * if given) and counts it in nio when it cannot be opened or read, is a
+ * directory or is larger than DIAG_SOURCE_MAX bytes (a device such as
+ * /dev/zero is cut off there). (A NUL byte is the lexer's error, with its
+ * location.) */
+#define DIAG_SOURCE_MAX (64u << 20)
+#define DIAG_SOURCE_MAX_TEXT "64 MiB"
 src_file *diag_read_file(diag_ctx *d, const char *path, src_loc from);
+/* The same for an `include`: only a regular file (a FIFO, device or
+ * socket is refused before it is read, so nothing blocks). */
+src_file *diag_read_include(diag_ctx *d, const char *path, src_loc from);
 /* Register text held in memory (embedded rules, tests, fuzzers). */
 src_file *diag_add_text(diag_ctx *d, const char *name, const char *text,
 			size_t len, bool builtin);

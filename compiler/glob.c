@@ -121,11 +121,52 @@ typedef struct {
 	const char *err;
 } validate_state;
 
+/* Paths are canonical (the kernel and AppArmor name an object one way
+ * only): no empty segment ("//"), no "." or ".." segment, trailing ones
+ * included. A trailing '/' (a directory) is fine. Braces end a segment
+ * whose text is then unknown here: each alternative is checked again after
+ * expansion. *pos: offset of the offending segment. */
+static const char *noncanonical(const char *g, size_t *pos)
+{
+	size_t start = 0, dots = 0, lits = 0;
+	bool known = true;
+	for (size_t i = 0;; i++) {
+		char c = g[i];
+		if (c == '/' || !c) {
+			if (known && i > 0 && c == '/' && lits == 0 && g[i - 1] == '/') {
+				*pos = i;
+				return "'//' in glob: paths are canonical, write one '/'";
+			}
+			if (known && start > 0 && lits == dots && (dots == 1 || dots == 2)) {
+				*pos = start;
+				return dots == 1 ? "'.' segment in glob: paths are canonical, drop it"
+						 : "'..' segment in glob: paths are canonical, write the "
+						   "path it names";
+			}
+			if (!c)
+				return NULL;
+			start = i + 1;
+			dots = lits = 0;
+			known = true;
+		} else if (c == '{' || c == '}' || c == ',') {
+			known = false;
+		} else {
+			if (c == '\\' && g[i + 1])
+				c = g[++i];
+			lits++;
+			dots += c == '.';
+		}
+	}
+}
+
 static void validate_alt(const char *alt, void *ctx)
 {
 	validate_state *vs = ctx;
+	size_t pos;
 	if (!vs->err && alt[0] != '/')
 		vs->err = "glob must be an absolute path (start with '/')";
+	if (!vs->err)
+		vs->err = noncanonical(alt, &pos);
 }
 
 const char *glob_validate(const char *g, size_t *errpos)
@@ -168,7 +209,8 @@ const char *glob_validate(const char *g, size_t *errpos)
 		} else if (c == ']') {
 			return "unmatched ']'";
 		} else if (c == '{') {
-			depth++;
+			if (++depth > GLOB_MAX_NESTING)
+				return "braces nested too deep";
 		} else if (c == '}') {
 			if (--depth < 0)
 				return "unmatched '}'";
@@ -185,6 +227,9 @@ const char *glob_validate(const char *g, size_t *errpos)
 		*errpos = strchr(g, '{') - g;
 		return "unterminated '{'";
 	}
+	const char *why = g[0] == '/' ? noncanonical(g, errpos) : NULL;
+	if (why)
+		return why;
 	validate_state vs = { NULL };
 	*errpos = 0;
 	if (glob_expand(g, validate_alt, &vs) < 0)

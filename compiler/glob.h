@@ -8,7 +8,10 @@
  *   \c     the character c literally
  * As in AppArmor, a `*` or `**` whose match would start right after a '/'
  * of the path matches at least one character: "/dir/" followed by * or by **
- * does not match "/dir/" itself. Every alternative must be an absolute path.
+ * does not match "/dir/" itself. Every alternative must be an absolute,
+ * canonical path: no "//", no "." or ".." segment (glob_validate refuses
+ * them, so every backend sees one spelling of each path; LANGUAGE.md).
+ * Braces nest at most GLOB_MAX_NESTING deep.
  * Paths are compared byte for byte (no normalisation): callers give the
  * path the kernel would see (absolute, no "//", "/./" or "/../").
  *
@@ -24,6 +27,7 @@
 #include <stddef.h>
 
 #define GLOB_MAX_EXPANSIONS 4096
+#define GLOB_MAX_NESTING 32      /* braces inside braces */
 
 /* NULL if valid, else a static message naming what is wrong; *errpos is the
  * byte offset in glob where the problem was found. */

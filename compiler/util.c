@@ -151,10 +151,9 @@ static int write_all(int fd, const void *data, size_t len)
 	return 0;
 }
 
-int write_file_atomic(const char *path, const void *data, size_t len)
+/* Replace a regular file (or create one) by temp file + rename. */
+static int replace_regular(const char *path, const void *data, size_t len)
 {
-	if (!strcmp(path, "-"))
-		return write_all(STDOUT_FILENO, data, len);
 	char *tmp = xasprintf("%s.tmp.XXXXXX", path);
 	int fd = mkstemp(tmp);
 	if (fd < 0) {
@@ -173,6 +172,49 @@ int write_file_atomic(const char *path, const void *data, size_t len)
 	free(tmp);
 	errno = err;
 	return err ? -1 : 0;
+}
+
+/* A device, FIFO or socket is written through: renaming over it would
+ * replace the node itself (a CI's `-o /dev/null` would turn /dev/null into a
+ * regular file for the whole machine). */
+static int write_through(const char *path, const void *data, size_t len)
+{
+	int fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	int err = write_all(fd, data, len) < 0 ? errno : 0;
+	if (close(fd) < 0 && !err)
+		err = errno;
+	errno = err;
+	return err ? -1 : 0;
+}
+
+int write_file_atomic(const char *path, const void *data, size_t len)
+{
+	if (!strcmp(path, "-"))
+		return write_all(STDOUT_FILENO, data, len);
+	struct stat st;
+	if (lstat(path, &st) < 0)
+		return errno == ENOENT ? replace_regular(path, data, len) : -1;
+	if (S_ISLNK(st.st_mode)) {
+		/* the link stays: its target is what gets written (a dangling
+		 * link is refused, ENOENT, rather than replaced) */
+		char *real = realpath(path, NULL);
+		if (!real)
+			return -1;
+		int rc = write_file_atomic(real, data, len);
+		int err = errno;
+		free(real);
+		errno = err;
+		return rc;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		errno = EISDIR;
+		return -1;
+	}
+	if (!S_ISREG(st.st_mode))
+		return write_through(path, data, len);
+	return replace_regular(path, data, len);
 }
 
 void sha256_hex(const void *data, size_t len, char out[65])

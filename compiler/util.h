@@ -3,7 +3,8 @@
  *
  * Promises: x* functions abort with a message on out-of-memory (a policy
  * compiler has no useful recovery from it); buf_* never truncate;
- * write_file_atomic() leaves either the old file or the complete new one.
+ * write_file_atomic() leaves either the old file or the complete new one
+ *        (regular files; other nodes are written through, never replaced).
  */
 #ifndef POLC_UTIL_H
 #define POLC_UTIL_H
@@ -40,8 +41,12 @@ void buf_vprintf(buf *b, const char *fmt, va_list ap);
 /* NUL-terminate without counting it in len; returns data. */
 char *buf_cstr(buf *b);
 
-/* Write all of data to path via a temp file in the same directory + rename.
- * "-" means stdout. Returns 0, or -1 with errno set. */
+/* The one way every command writes an output file. A regular file (or a
+ * new one) is replaced via a temp file in the same directory + rename; "-"
+ * is stdout; a character or block device, FIFO or socket is opened and
+ * written through, never replaced; a symlink is resolved and its target
+ * written by these rules (a dangling one fails, ENOENT); a directory fails
+ * with EISDIR. Returns 0, or -1 with errno set. */
 int write_file_atomic(const char *path, const void *data, size_t len);
 
 /* SHA-256 of data as 64 lowercase hex digits + NUL. */

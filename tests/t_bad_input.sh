@@ -82,6 +82,18 @@ printf 'policy p {\n  deny syscall g\303\251t;\n}\n' >utf8name.pol
 printf 'policy p {\n  deny syscall 99999;\n}\n' >num.pol
 printf '\033[31mpolicy\n' >esc.pol
 printf 'include "dir";\n' >incdir.pol
+mkfifo fifo
+printf 'include "fifo";\n' >incfifo.pol
+printf 'include "/dev/zero";\n' >inczero.pol
+# 50,000 nested braces, and the non-canonical spellings of a path
+awk 'BEGIN { s = ""; for (i = 0; i < 50000; i++) s = s "{"; t = s; gsub(/\{/, "}", t)
+	printf "policy p {\n  deny file \"/%sa%s\" read;\n}\n", s, t }' >nest.pol
+printf 'policy p {\n  deny file "/srv//a/x" read;\n}\n' >dslash.pol
+printf 'policy p {\n  deny file "/srv/./a" read;\n}\n' >dot.pol
+printf 'policy p {\n  deny exec "/srv/a/../b";\n}\n' >dotdot.pol
+printf 'policy p {\n  deny file "/srv/a/.." read;\n}\n' >tdotdot.pol
+printf 'policy p {\n  deny file "/srv/{a,/b}" read;\n}\n' >altslash.pol
+printf 'policy p {\n  deny mount on "/mnt/\\./x";\n}\n' >escdot.pol
 cp ok.pol secret.pol && chmod 000 secret.pol
 # 10 MB: 250,000 distinct path statements
 awk 'BEGIN { print "policy big {"; for (i = 0; i < 250000; i++)
@@ -144,6 +156,21 @@ start=$(date +%s)
 expect 0 "polc: ok: 1 policy, 0 rules, 250000 statements" check big.pol
 [ $(($(date +%s) - start)) -le 20 ] || { echo "FAIL: a 10 MB policy took over 20 s to check"; nfail=$((nfail + 1)); }
 expect 1 "inc/i64.pol:1:1: error: includes nested more than 64 deep" check inc/i0.pol
+# only regular files are included, each within 64 MiB; nothing blocks or grows
+start=$(date +%s)
+expect 3 "incfifo.pol:1:9: error: cannot include 'fifo': it is a FIFO; only regular files can be included" check incfifo.pol
+expect 3 "inczero.pol:1:9: error: cannot include '/dev/zero': it is a character device" check inczero.pol
+expect 3 "polc: error: cannot read '/dev/zero': larger than 64 MiB" check /dev/zero
+expect 1 "nest.pol:2:47: error: invalid glob \"/{{{{" check nest.pol
+grep -q '{{{{\.\.\.": braces nested too deep' "$T/.stderr" || { echo "FAIL: nest.pol: no 'braces nested too deep'"; nfail=$((nfail + 1)); }
+[ $(($(date +%s) - start)) -le 3 ] || { echo "FAIL: FIFO, /dev/zero and nested braces took over 3 s"; nfail=$((nfail + 1)); }
+# globs are canonical (LANGUAGE.md): refused at their place, for every target
+expect 1 "dslash.pol:2:19: error: invalid glob \"/srv//a/x\": '//' in glob" check dslash.pol
+expect 1 "dot.pol:2:19: error: invalid glob \"/srv/./a\": '.' segment in glob" check dot.pol
+expect 1 "dotdot.pol:2:21: error: invalid glob \"/srv/a/../b\": '..' segment in glob" check dotdot.pol
+expect 1 "tdotdot.pol:2:21: error: invalid glob \"/srv/a/..\": '..' segment in glob" check tdotdot.pol
+expect 1 "altslash.pol:2:14: error: invalid glob \"/srv/{a,/b}\": '//' in glob" check altslash.pol
+expect 1 "escdot.pol:2:23: error: invalid glob \"/mnt/\\./x\": '.' segment in glob" check escdot.pol
 expect 2 "polc check: no policy file given" check
 expect 2 "polc check: unknown option or missing argument: '--frob'" check --frob ok.pol
 expect 2 "polc check: unexpected '--'" check ok.pol -- x
@@ -188,6 +215,26 @@ for tf in "seccomp bpf 3 seccomp" "seccomp pfc 3 seccomp" "seccomp oci 3 seccomp
 		build all.pol --target "$1" --format "$2" -o dir
 	[ -z "$(ls -A dir)" ] || { echo "FAIL: something was left in dir/"; nfail=$((nfail + 1)); }
 done
+
+# a device, FIFO or symlink given as the output is written through or
+# resolved, never replaced (a CI's `-o /dev/null`; tried on a node of our own)
+mknod ./null c 1 3 && mkfifo ./out.fifo && ln -s out.real out.link && : >out.real
+for fmt in bpf oci; do
+	expect 0 "polc: wrote ./null" build all.pol --target seccomp --format "$fmt" -o ./null
+	[ -c ./null ] || { echo "FAIL: ./null is no longer a character device"; nfail=$((nfail + 1)); rm -f ./null; mknod ./null c 1 3; }
+done
+expect 0 "" gen ok.trace -o ./null
+expect 0 "" import ok.json -o ./null
+[ -c ./null ] || { echo "FAIL: ./null replaced by gen or import"; nfail=$((nfail + 1)); }
+cat ./out.fifo >fifo.got & reader=$!
+expect 0 "polc: wrote ./out.fifo" build all.pol --target seccomp --format pfc -o ./out.fifo
+wait $reader
+[ -p ./out.fifo ] && grep -q 'polc' fifo.got || { echo "FAIL: the FIFO was replaced or not written through"; nfail=$((nfail + 1)); }
+expect 0 "polc: wrote out.link" build all.pol --target seccomp --format pfc -o out.link
+[ -L out.link ] && grep -q 'polc' out.real || { echo "FAIL: the symlink was replaced or its target not written"; nfail=$((nfail + 1)); }
+ln -s nowhere/x dangling.link
+expect 3 "polc build: cannot write 'dangling.link': No such file or directory" build all.pol --target seccomp -o dangling.link
+[ -L dangling.link ] || { echo "FAIL: the dangling symlink was replaced"; nfail=$((nfail + 1)); }
 
 # ------------------------------------------------------------------ gen
 expect 3 "polc gen: missing.trace: No such file or directory" gen missing.trace -o out.pol

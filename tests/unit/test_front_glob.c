@@ -35,6 +35,17 @@ static void validate_messages(void **state)
 		{ "{/bin/sh,usr/bin/sh}", "glob must be an absolute path (start with '/')", 0 },
 		{ "/{a,b,c,d}{a,b,c,d}{a,b,c,d}{a,b,c,d}{a,b,c,d}{a,b,c,d}{a,b,c,d}",
 		  "glob expands to too many alternatives", 0 },
+		/* canonical paths only (LANGUAGE.md), every spelling refused */
+		{ "/srv//a", "'//' in glob: paths are canonical, write one '/'", 5 },
+		{ "//", "'//' in glob: paths are canonical, write one '/'", 1 },
+		{ "/srv/./a", "'.' segment in glob: paths are canonical, drop it", 5 },
+		{ "/srv/a/.", "'.' segment in glob: paths are canonical, drop it", 7 },
+		{ "/srv/\\./a", "'.' segment in glob: paths are canonical, drop it", 5 },
+		{ "/srv/../a", "'..' segment in glob: paths are canonical, write the path it names", 5 },
+		{ "/srv/a/..", "'..' segment in glob: paths are canonical, write the path it names", 7 },
+		{ "/srv/{a,/b}", "'//' in glob: paths are canonical, write one '/'", 0 },
+		{ "/srv/{a,.}/x", "'.' segment in glob: paths are canonical, drop it", 0 },
+		{ "/{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{a}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}", "braces nested too deep", 33 },
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
 		size_t pos = 999;
@@ -45,7 +56,8 @@ static void validate_messages(void **state)
 	}
 	static const char *const valid[] = {
 		"/", "/etc/passwd", "/proc/*/mem", "/**", "/a/**/b", "/dev/{sd,vd}[a-z]*", "/x/[^.]*",
-		"/a\\*b", "/{,var/}lib", "/{a,{b,c}}/d", "/a/[\\]]", "/tmp/[a-]",
+		"/a\\*b", "/{,var/}lib", "/srv/", "/srv/**/", "/srv/.x", "/srv/..x/...", "/a/{b,c/}d",
+		"/{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{a}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}", "/{a,{b,c}}/d", "/a/[\\]]", "/tmp/[a-]",
 		/* 4^6 = 4096 alternatives: the limit itself is allowed */
 		"/{a,b,c,d}{a,b,c,d}{a,b,c,d}{a,b,c,d}{a,b,c,d}{a,b,c,d}",
 	};
