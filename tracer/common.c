@@ -12,6 +12,7 @@
 #include <limits.h>
 #include <sys/socket.h>
 #include <netinet/in.h>
+#include <sys/syscall.h>
 
 volatile sig_atomic_t tracer_stop_requested;
 static struct sigaction old_int, old_term, old_hup;
@@ -211,3 +212,32 @@ const char *tracer_type_name(int fam, int type, int proto)
 	}
 }
 
+
+const char *tracer_implied_cap(long nr)
+{
+	switch (nr) {
+#define SE_CAP(n, cap) case __NR_##n: return #cap;
+#include "sysevents.def"
+	default: return NULL;
+	}
+}
+
+void tracer_net_record(trace *t, uint64_t n, const char *op, int family, int type,
+		       int proto, const char *addr, int port, int err)
+{
+	char famtmp[16], portb[12];
+	bool inet = family == AF_INET || family == AF_INET6;
+	bool has_port = port >= 0 && inet;
+	const char *res = tr_result_name(err);
+	snprintf(portb, sizeof portb, "%d", port);
+	trace_add(t, TR_NET, n, 6, op, tracer_family_name(family, famtmp, sizeof famtmp),
+		  tracer_type_name(family, type, proto), addr && *addr ? addr : "-",
+		  has_port ? portb : "-", res);
+	if (family == AF_UNIX && addr && addr[0] == '/' &&
+	    (!strcmp(op, "bind") || !strcmp(op, "connect")))
+		trace_add(t, TR_FILE, n, 3, addr, "write", res);
+	if (!strcmp(op, "bind") && has_port && port > 0 && port < 1024)
+		trace_add(t, TR_CAP, n, 2, "net_bind_service", res);
+	if (!strcmp(op, "create") && (type == SOCK_RAW || family == AF_PACKET))
+		trace_add(t, TR_CAP, n, 2, "net_raw", res);
+}

@@ -53,9 +53,6 @@ bool ebpf_available(const char **why)
 		*why = "the kernel has no BTF (/sys/kernel/btf/vmlinux)";
 	else if (!cgroup2_root())
 		*why = "no cgroup v2 hierarchy is mounted";
-	else if (access("/sys/kernel/tracing/events/raw_syscalls/sys_enter", F_OK) != 0 &&
-		 access("/sys/kernel/debug/tracing/events/raw_syscalls/sys_enter", F_OK) != 0)
-		*why = "no raw_syscalls tracepoints (tracefs)";
 	else
 		return true;
 	return false;
@@ -131,6 +128,18 @@ static uint64_t read_lost(struct polc_trace *sk, trace *t)
 	return all;
 }
 
+static uint64_t read_procs(struct polc_trace *sk)
+{
+	int ncpu = libbpf_num_possible_cpus();
+	uint64_t *v = xcalloc((size_t)ncpu, sizeof *v), sum = 0;
+	uint32_t zero = 0;
+	if (bpf_map_lookup_elem(bpf_map__fd(sk->maps.procs), &zero, v) == 0)
+		for (int c = 0; c < ncpu; c++)
+			sum += v[c];
+	free(v);
+	return sum;
+}
+
 static char *key_fullpath(const struct tb_key *k, bool follow)
 {
 	char *full = k->base[0] ? xasprintf("%s/%.*s", k->base, TB_PATH, k->path)
@@ -148,7 +157,7 @@ static void key_file(trace *t, const struct tb_key *k, uint64_t n, int err)
 {
 	static const char *const perms[] = { "read", "write", "append", "exec", "mmap",
 		"link", "lock", "stat" };
-	bool follow = k->perm & (TBP_READ | TBP_APPEND | TBP_MMAP | TBP_LOCK);
+	bool follow = k->perm & TBP_FOLLOW;
 	char *p = key_fullpath(k, follow);
 	if (!p)
 		return;
@@ -162,30 +171,20 @@ static void key_net(trace *t, const struct tb_key *k, uint64_t n, int err)
 {
 	static const char *const ops[] = { "?", "create", "bind", "connect", "listen",
 		"accept", "send" };
-	char famtmp[16], port[8], addr[INET6_ADDRSTRLEN + 2] = "-";
+	char addr[INET6_ADDRSTRLEN + 2] = "";
 	const char *op = k->perm < 7 ? ops[k->perm] : "?";
 	bool inet = k->family == AF_INET || k->family == AF_INET6;
 	bool has_addr = k->perm != TBN_CREATE;
 	if (inet && has_addr)
 		inet_ntop(k->family, k->addr, addr, sizeof addr);
-	else if (k->family == AF_UNIX && k->path[0])
-		snprintf(addr, sizeof addr, "%s", "");
 	const char *a = addr;
 	char *upath = NULL;
 	if (k->family == AF_UNIX && k->path[0]) {
 		upath = k->path[0] == '/' ? tracer_canon(k->path, false) : xstrndup(k->path, TB_PATH);
 		a = upath;
 	}
-	snprintf(port, sizeof port, "%u", k->port);
-	trace_add(t, TR_NET, n, 6, op, tracer_family_name(k->family, famtmp, sizeof famtmp),
-		  tracer_type_name(k->family, k->type, k->proto), *a ? a : "-",
-		  inet && has_addr ? port : "-", tr_result_name(err));
-	if (upath && upath[0] == '/' && (k->perm == TBN_BIND || k->perm == TBN_CONNECT))
-		trace_add(t, TR_FILE, n, 3, upath, "write", tr_result_name(err));
-	if (k->perm == TBN_BIND && inet && k->port > 0 && k->port < 1024)
-		trace_add(t, TR_CAP, n, 2, "net_bind_service", tr_result_name(err));
-	if (k->perm == TBN_CREATE && (k->type == SOCK_RAW || k->family == AF_PACKET))
-		trace_add(t, TR_CAP, n, 2, "net_raw", tr_result_name(err));
+	tracer_net_record(t, n, op, k->family, k->type, k->proto, *a ? a : NULL,
+			  inet && has_addr ? k->port : -1, err);
 	free(upath);
 }
 
@@ -205,6 +204,11 @@ static void key_record(trace *t, const struct tb_key *k, uint64_t n)
 	}
 	case TB_NET:
 		key_net(t, k, n, err);
+		break;
+	case TB_CAP:
+		if (tracer_implied_cap(k->perm))
+			trace_add(t, TR_CAP, n, 2, tracer_implied_cap(k->perm),
+				  tr_result_name(err));
 		break;
 	case TB_MOUNT: {
 		static const char *const ops[] = { "?", "mount", "umount", "pivot_root" };
@@ -347,7 +351,6 @@ int record_ebpf(const record_opts *o, trace *out, char **err)
 	double start = tracer_now();
 	int syncw = -1, root_status = 0;
 	pid_t root = -1;
-	unsigned procs = 0;
 	prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
 	/* Before the (slow) load, so that a SIGINT during it still ends the
 	 * run cleanly. */
@@ -398,7 +401,8 @@ int record_ebpf(const record_opts *o, trace *out, char **err)
 		unsigned distinct;
 		if (st.on) {
 			read_counts(r.sk, NULL, &total, &distinct);
-			status_update(&st, procs, distinct, total, read_lost(r.sk, NULL));
+			status_update(&st, (unsigned)read_procs(r.sk) + 1, distinct, total,
+				      read_lost(r.sk, NULL));
 		}
 		if (!o->argv) {
 			pause();
@@ -410,7 +414,6 @@ int record_ebpf(const record_opts *o, trace *out, char **err)
 			continue;
 		if (p < 0)
 			break;      /* ECHILD: every process of the tree is reaped */
-		procs++;
 		if (p == root) {
 			root_status = status;
 			root_done = true;
@@ -447,8 +450,11 @@ int record_ebpf(const record_opts *o, trace *out, char **err)
 	trace_meta(out, "exit", ex, 1);
 	uint64_t ms = (uint64_t)((tracer_now() - start) * 1000);
 	trace_meta(out, "duration_ms", NULL, ms ? ms : 1);
-	if (procs)
-		trace_meta(out, "processes", NULL, procs);
+	/* Thread groups: the command and every process forked in the tree
+	 * (the ptrace recorder counts the same). */
+	uint64_t nproc = read_procs(r.sk) + (o->argv ? 1 : 0);
+	if (nproc)
+		trace_meta(out, "processes", NULL, nproc);
 	if (lost)
 		trace_meta(out, "lost", NULL, lost);
 	free(cmd);

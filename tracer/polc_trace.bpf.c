@@ -12,7 +12,9 @@
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_core_read.h>
+#include <bpf/bpf_tracing.h>
 #include "tracer/trace_bpf.h"
+#include "sysnr.h"          /* __NR_* from <sys/syscall.h> (tracer/tracer.mk) */
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -26,6 +28,8 @@ char LICENSE[] SEC("license") = "GPL";
 #define O_APPEND_ 02000
 #define O_PATH_ 010000000
 #define PROT_EXEC_ 4
+#define O_NOFOLLOW_ 0400000
+#define AT_SYMLINK_NOFOLLOW_ 0x100
 
 struct { __uint(type, BPF_MAP_TYPE_CGROUP_ARRAY); __uint(max_entries, 1);
 	 __type(key, __u32); __type(value, __u32); } cgrp SEC(".maps");
@@ -41,6 +45,10 @@ struct { __uint(type, BPF_MAP_TYPE_HASH); __uint(max_entries, TB_NINFLIGHT);
 	 __type(key, __u32); __type(value, struct tb_inflight); } inflight SEC(".maps");
 struct { __uint(type, BPF_MAP_TYPE_PERCPU_ARRAY); __uint(max_entries, 1);
 	 __type(key, __u32); __type(value, struct tb_scratch); } scratch SEC(".maps");
+
+/* Processes (thread groups) created in the subtree; index 0. */
+struct { __uint(type, BPF_MAP_TYPE_PERCPU_ARRAY); __uint(max_entries, 1);
+	 __type(key, __u32); __type(value, __u64); } procs SEC(".maps");
 
 struct pbuf { char b[2 * TB_PATH]; };
 struct { __uint(type, BPF_MAP_TYPE_PERCPU_ARRAY); __uint(max_entries, 1);
@@ -211,13 +219,15 @@ static __always_inline unsigned int open_perm(__u64 fl)
 	unsigned int acc = fl & O_ACCMODE_, p = 0;
 	unsigned int w = (fl & O_APPEND_) ? TBP_APPEND : TBP_WRITE;
 	if (fl & O_PATH_)
-		return TBP_STAT;
+		return TBP_STAT | (fl & O_NOFOLLOW_ ? 0 : TBP_FOLLOW);
 	if (acc == 0 || acc == O_RDWR_)
 		p |= TBP_READ;
 	if (acc == O_WRONLY_ || acc == O_RDWR_ || (fl & (O_CREAT_ | O_TRUNC_)))
 		p |= w;
 	if ((fl & O_TRUNC_) && (fl & O_APPEND_))
 		p |= TBP_WRITE;
+	if (!(fl & O_NOFOLLOW_))
+		p |= TBP_FOLLOW;
 	return p ? p : TBP_READ;
 }
 
@@ -330,21 +340,6 @@ __noinline int mount_ev_g(__u32 op, __u64 target, __u64 fstype)
 	return 0;
 }
 
-/* x86_64 syscall numbers (stable ABI) of the decoded calls. */
-enum {
-	NR_open = 2, NR_stat = 4, NR_lstat = 6, NR_mmap = 9, NR_access = 21,
-	NR_socket = 41, NR_connect = 42, NR_accept = 43, NR_sendto = 44, NR_bind = 49,
-	NR_listen = 50, NR_execve = 59, NR_flock = 73, NR_truncate = 76, NR_chdir = 80,
-	NR_rename = 82, NR_mkdir = 83, NR_rmdir = 84, NR_creat = 85, NR_link = 86,
-	NR_unlink = 87, NR_symlink = 88, NR_readlink = 89, NR_chmod = 90, NR_chown = 92,
-	NR_lchown = 94, NR_mknod = 133, NR_chroot = 161, NR_pivot_root = 155,
-	NR_mount = 165, NR_umount2 = 166, NR_utimes = 235, NR_openat = 257,
-	NR_mkdirat = 258, NR_mknodat = 259, NR_fchownat = 260, NR_newfstatat = 262,
-	NR_unlinkat = 263, NR_renameat = 264, NR_linkat = 265, NR_symlinkat = 266,
-	NR_readlinkat = 267, NR_fchmodat = 268, NR_faccessat = 269, NR_utimensat = 280,
-	NR_accept4 = 288, NR_renameat2 = 316, NR_execveat = 322, NR_statx = 332,
-	NR_openat2 = 437, NR_faccessat2 = 439,
-};
 
 __noinline int exec_ev_g(int dirfd, __u64 up, int empty_ok)
 {
@@ -375,56 +370,60 @@ __noinline int fd_ev_g(__u32 perm, int fd)
 	return 0;
 }
 
+/* A syscall of sysevents.def's SE_PATH kind. */
+static __always_inline void path_ev(__u32 perm, int dfd, int pa, int follow, int fa,
+				    unsigned long *a)
+{
+	if (!a[pa & 7])
+		return;         /* utimensat(fd, NULL, ...): the fd itself */
+	if (follow && !(fa >= 0 && (a[fa & 7] & AT_SYMLINK_NOFOLLOW_)))
+		perm |= TBP_FOLLOW;
+	file_ev_g(perm, dfd < 0 ? AT_FDCWD_ : (int)a[dfd & 7], a[pa & 7], dfd >= 0);
+}
+
+__noinline int cap_ev_g(__u32 nr)
+{
+	__u32 zero = 0;
+	struct tb_scratch *s = bpf_map_lookup_elem(&scratch, &zero);
+	if (s)
+		new_key(&s->in, TB_CAP, nr);
+	return 0;
+}
+
+#define TBP_STAT_ TBP_STAT
+#define TBP_WRITE_ TBP_WRITE
+#define TBP_LINK_ TBP_LINK
+
 static __always_inline void decode(struct tb_scratch *s, long nr, unsigned long *a)
 {
 	int d0 = (int)a[0];
 	switch (nr) {
-	case NR_open: file_ev_g(open_perm(a[1]), AT_FDCWD_, a[0], 0); break;
-	case NR_creat: file_ev_g(TBP_WRITE, AT_FDCWD_, a[0], 0); break;
-	case NR_openat: file_ev_g(open_perm(a[2]), d0, a[1], 0); break;
-	case NR_openat2: {
+#define SE_PATH(n, perm, dfd, pa, fol, fa) \
+	case __NR_##n: path_ev(TBP_##perm##_, dfd, pa, fol, fa, a); break;
+#define SE_PATH2(n, d1, p1, d2, p2) \
+	case __NR_##n: path_ev(TBP_WRITE, d1, p1, 0, -1, a); \
+		       path_ev(TBP_WRITE, d2, p2, 0, -1, a); break;
+#include "tracer/sysevents.def"
+	case __NR_open: file_ev_g(open_perm(a[1]), AT_FDCWD_, a[0], 0); break;
+	case __NR_creat: file_ev_g(TBP_WRITE | TBP_FOLLOW, AT_FDCWD_, a[0], 0); break;
+	case __NR_openat: file_ev_g(open_perm(a[2]), d0, a[1], 0); break;
+	case __NR_openat2: {
 		__u64 fl = 0;
 		bpf_probe_read_user(&fl, 8, (void *)a[2]);
 		file_ev_g(open_perm(fl), d0, a[1], 0);
 		break;
 	}
-	case NR_execve: exec_ev_g(AT_FDCWD_, a[0], 0); break;
-	case NR_execveat: exec_ev_g(d0, a[1], 1); break;
-	case NR_stat: case NR_lstat: case NR_access: case NR_readlink: case NR_chdir:
-	case NR_chroot:
-		file_ev_g(TBP_STAT, AT_FDCWD_, a[0], 0); break;
-	case NR_newfstatat: case NR_statx: case NR_faccessat: case NR_faccessat2:
-	case NR_readlinkat:
-		file_ev_g(TBP_STAT, d0, a[1], 1); break;
-	case NR_unlink: case NR_rmdir: case NR_mkdir: case NR_mknod: case NR_chmod:
-	case NR_chown: case NR_lchown: case NR_truncate: case NR_utimes:
-		file_ev_g(TBP_WRITE, AT_FDCWD_, a[0], 0); break;
-	case NR_unlinkat: case NR_mkdirat: case NR_mknodat: case NR_fchmodat:
-	case NR_fchownat: case NR_utimensat:
-		if (a[1])
-			file_ev_g(TBP_WRITE, d0, a[1], 0);
-		break;
-	case NR_rename:
-		file_ev_g(TBP_WRITE, AT_FDCWD_, a[0], 0);
-		file_ev_g(TBP_WRITE, AT_FDCWD_, a[1], 0);
-		break;
-	case NR_renameat: case NR_renameat2:
-		file_ev_g(TBP_WRITE, d0, a[1], 0);
-		file_ev_g(TBP_WRITE, (int)a[2], a[3], 0);
-		break;
-	case NR_link: file_ev_g(TBP_LINK, AT_FDCWD_, a[1], 0); break;
-	case NR_linkat: file_ev_g(TBP_LINK, (int)a[2], a[3], 0); break;
-	case NR_symlink: file_ev_g(TBP_WRITE, AT_FDCWD_, a[1], 0); break;
-	case NR_symlinkat: file_ev_g(TBP_WRITE, (int)a[1], a[2], 0); break;
-	case NR_mmap:
-	case NR_flock: {
-		int fd = nr == NR_mmap ? (int)a[4] : d0;
-		if (nr == NR_mmap && (!(a[2] & PROT_EXEC_) || fd < 0))
+	case __NR_execve: exec_ev_g(AT_FDCWD_, a[0], 0); break;
+	case __NR_execveat: exec_ev_g(d0, a[1], 1); break;
+	case __NR_mmap:
+	case __NR_flock: {
+		int fd = nr == __NR_mmap ? (int)a[4] : d0;
+		if (nr == __NR_mmap && (!(a[2] & PROT_EXEC_) || fd < 0))
 			break;
-		fd_ev_g(nr == NR_mmap ? TBP_MMAP : TBP_LOCK, fd);
+		fd_ev_g((nr == __NR_mmap ? TBP_MMAP : TBP_LOCK) | TBP_FOLLOW, fd);
 		break;
 	}
-	case NR_socket: {
+	case __NR_socket: {
 		struct tb_key *k = new_key(&s->in, TB_NET, TBN_CREATE);
 		if (k) {
 			k->family = a[0];
@@ -433,27 +432,36 @@ static __always_inline void decode(struct tb_scratch *s, long nr, unsigned long 
 		}
 		break;
 	}
-	case NR_bind: net_ev_g(TBN_BIND, d0, a[1], a[2]); break;
-	case NR_connect: net_ev_g(TBN_CONNECT, d0, a[1], a[2]); break;
-	case NR_listen: net_ev_g(TBN_LISTEN, d0, 0, 0); break;
-	case NR_accept: case NR_accept4: net_ev_g(TBN_ACCEPT, d0, 0, 0); break;
-	case NR_sendto:
+	case __NR_bind: net_ev_g(TBN_BIND, d0, a[1], a[2]); break;
+	case __NR_connect: net_ev_g(TBN_CONNECT, d0, a[1], a[2]); break;
+	case __NR_listen: net_ev_g(TBN_LISTEN, d0, 0, 0); break;
+	case __NR_accept: case __NR_accept4: net_ev_g(TBN_ACCEPT, d0, 0, 0); break;
+	case __NR_sendto:
 		if (a[4])
 			net_ev_g(TBN_SEND, d0, a[4], a[5]);
 		break;
-	case NR_mount: mount_ev_g(TBM_MOUNT, a[1], a[2]); break;
-	case NR_umount2: mount_ev_g(TBM_UMOUNT, a[0], 0); break;
-	case NR_pivot_root: mount_ev_g(TBM_PIVOT, a[0], 0); break;
+	case __NR_mount: mount_ev_g(TBM_MOUNT, a[1], a[2]); break;
+	case __NR_umount2: mount_ev_g(TBM_UMOUNT, a[0], 0); break;
+	case __NR_pivot_root: mount_ev_g(TBM_PIVOT, a[0], 0); break;
+	default: break;
+	}
+	switch (nr) {
+#define SE_CAP(n, cap) case __NR_##n:
+#include "tracer/sysevents.def"
+		cap_ev_g(nr);
+		break;
 	default: break;
 	}
 }
 
-SEC("tp/raw_syscalls/sys_enter")
-int polc_enter(struct trace_event_raw_sys_enter *ctx)
+/* Raw tracepoints (tp_btf): called directly with the registers, without
+ * the perf-event record a classic tracepoint program is given, so a syscall
+ * of a task outside the cgroup costs little more than the cgroup test. */
+SEC("tp_btf/sys_enter")
+int BPF_PROG(polc_enter, struct pt_regs *regs, long nr)
 {
 	if (bpf_current_task_under_cgroup(&cgrp, 0) != 1)
 		return 0;
-	long nr = ctx->id;
 	__u32 idx = nr >= 0 && nr < 512 ? (__u32)nr
 		  : (nr & 0x40000000) && (nr & 0x3fffffff) < 512 ? 512 + (nr & 0x1ff) : TB_NCOUNT;
 	__u64 *c = bpf_map_lookup_elem(&counts, &idx);
@@ -465,8 +473,7 @@ int polc_enter(struct trace_event_raw_sys_enter *ctx)
 	struct tb_scratch *s = bpf_map_lookup_elem(&scratch, &zero);
 	if (!s)
 		return 0;
-	unsigned long a[6];
-	bpf_probe_read_kernel(a, sizeof a, ctx->args);
+	unsigned long a[6] = { regs->di, regs->si, regs->dx, regs->r10, regs->r8, regs->r9 };
 	s->in.nkeys = 0;
 	s->in.nr = nr;
 	s->in.upath[0] = s->in.upath[1] = 0;
@@ -495,14 +502,13 @@ static __always_inline void count_key(struct tb_key *k)
 	}
 }
 
-SEC("tp/raw_syscalls/sys_exit")
-int polc_exit(struct trace_event_raw_sys_exit *ctx)
+SEC("tp_btf/sys_exit")
+int BPF_PROG(polc_exit, struct pt_regs *regs, long ret)
 {
 	__u32 tid = (__u32)bpf_get_current_pid_tgid();
 	struct tb_inflight *in = bpf_map_lookup_elem(&inflight, &tid);
 	if (!in)
 		return 0;
-	long ret = ctx->ret;
 	int res = ret < 0 && ret > -4096 ? (int)ret : 0;
 	for (int i = 0; i < 2; i++) {
 		if (i >= in->nkeys)
@@ -526,5 +532,49 @@ int polc_exit(struct trace_event_raw_sys_exit *ctx)
 		count_key(k);
 	}
 	bpf_map_delete_elem(&inflight, &tid);
+	return 0;
+}
+
+/* A new process (not a thread) forked by a task of the subtree. */
+SEC("tp_btf/sched_process_fork")
+int BPF_PROG(polc_fork, struct task_struct *parent, struct task_struct *child)
+{
+	if (child->pid != child->tgid || bpf_current_task_under_cgroup(&cgrp, 0) != 1)
+		return 0;
+	__u32 zero = 0;
+	__u64 *v = bpf_map_lookup_elem(&procs, &zero);
+	if (v)
+		*v += 1;
+	return 0;
+}
+
+/* A successful exec replaces the memory the path was passed in, so a path
+ * not resident at entry (a forked child's untouched page) cannot be read at
+ * exit: take the kernel's copy of it (bprm->filename) here. A non-leader
+ * thread's exec takes the leader's id: its in-flight entry moves with it. */
+SEC("tp_btf/sched_process_exec")
+int BPF_PROG(polc_execd, struct task_struct *p, pid_t old_pid, struct linux_binprm *bprm)
+{
+	__u32 old = (__u32)old_pid, tid = (__u32)bpf_get_current_pid_tgid();
+	struct tb_inflight *in = bpf_map_lookup_elem(&inflight, &old);
+	if (!in)
+		return 0;
+	for (int i = 0; i < 2; i++) {
+		if (i >= in->nkeys)
+			break;
+		struct tb_key *k = &in->key[i & 1];
+		if (k->kind != TB_EXEC || !in->upath[i & 1])
+			continue;
+		long n = bpf_probe_read_kernel_str(k->path, TB_PATH, BPF_CORE_READ(bprm, filename));
+		if (n > 0 && n < TB_PATH) {
+			in->upath[i & 1] = 0;
+			if (k->path[0] == '/')
+				k->base[0] = 0;
+		}
+	}
+	if (old != tid) {
+		bpf_map_update_elem(&inflight, &tid, in, BPF_ANY);
+		bpf_map_delete_elem(&inflight, &old);
+	}
 	return 0;
 }

@@ -93,7 +93,6 @@ static thread *th_add(tracer *tr, pid_t tid)
 	t = &tr->th[tr->nth++];
 	memset(t, 0, sizeof *t);
 	t->tid = tid;
-	tr->procs++;
 	if (tr->killing)
 		kill(tid, SIGKILL);
 	return t;
@@ -339,28 +338,18 @@ static void dec_mount(pending *p, pid_t tid, const char *op, uint64_t src,
 	free(s);
 }
 
-/* Capabilities implied by plain syscalls, where known. */
-static const char *implied_cap(int nr)
+/* A syscall of sysevents.def's SE_PATH kind. */
+#define SEP_STAT "stat"
+#define SEP_WRITE "write"
+#define SEP_LINK "link"
+static void se_path(pending *p, pid_t tid, const uint64_t *a, int dfd, int pa, bool follow,
+		    int flagarg, const char *perm)
 {
-	switch (nr) {
-	case SYS_chroot: return "sys_chroot";
-	case SYS_setuid: case SYS_setreuid: case SYS_setresuid: case SYS_setfsuid:
-		return "setuid";
-	case SYS_setgid: case SYS_setregid: case SYS_setresgid: case SYS_setfsgid:
-	case SYS_setgroups:
-		return "setgid";
-	case SYS_chown: case SYS_fchown: case SYS_lchown: case SYS_fchownat:
-		return "chown";
-	case SYS_sethostname: case SYS_setdomainname: case SYS_swapon: case SYS_swapoff:
-		return "sys_admin";
-	case SYS_init_module: case SYS_finit_module: case SYS_delete_module:
-		return "sys_module";
-	case SYS_reboot: return "sys_boot";
-	case SYS_settimeofday: case SYS_clock_settime: case SYS_adjtimex:
-		return "sys_time";
-	case SYS_iopl: case SYS_ioperm: return "sys_rawio";
-	default: return NULL;
-	}
+	if (!a[pa])
+		return;        /* utimensat(fd, NULL, ...): the fd itself */
+	if (flagarg >= 0 && (sys_arg_int(a[flagarg]) & AT_SYMLINK_NOFOLLOW))
+		follow = false;
+	dec_path(p, tid, dfd < 0 ? AT_FDCWD : sys_arg_int(a[dfd]), a[pa], follow, perm);
 }
 
 /* Fill t->p from the syscall's arguments. Returns true if the exit is needed. */
@@ -391,46 +380,12 @@ static bool decode(thread *t, int nr, const uint64_t *a)
 		add_path(p, r, NULL, NULL);
 		break;
 	}
-	case SYS_stat: case SYS_access: case SYS_chdir: case SYS_chroot:
-		dec_path(p, tid, at, a[0], true, "stat"); break;
-	case SYS_lstat: case SYS_readlink:
-		dec_path(p, tid, at, a[0], false, "stat"); break;
-	case SYS_newfstatat: case SYS_statx:
-		dec_path(p, tid, sys_arg_int(a[0]), a[1],
-			 !(sys_arg_int(a[nr == SYS_statx ? 2 : 3]) & AT_SYMLINK_NOFOLLOW), "stat");
-		break;
-	case SYS_faccessat: case SYS_faccessat2: case SYS_readlinkat:
-		dec_path(p, tid, sys_arg_int(a[0]), a[1], nr != SYS_readlinkat, "stat"); break;
-	case SYS_unlink: case SYS_rmdir: case SYS_mkdir: case SYS_mknod:
-		dec_path(p, tid, at, a[0], false, "write"); break;
-	case SYS_chmod: case SYS_chown: case SYS_truncate: case SYS_utimes: case SYS_utime:
-		dec_path(p, tid, at, a[0], true, "write"); break;
-	case SYS_lchown:
-		dec_path(p, tid, at, a[0], false, "write"); break;
-	case SYS_unlinkat: case SYS_mkdirat: case SYS_mknodat:
-		dec_path(p, tid, sys_arg_int(a[0]), a[1], false, "write"); break;
-	case SYS_fchmodat: case SYS_fchownat:
-		dec_path(p, tid, sys_arg_int(a[0]), a[1], true, "write"); break;
-	case SYS_utimensat:
-		if (a[1])
-			dec_path(p, tid, sys_arg_int(a[0]), a[1], true, "write");
-		break;
-	case SYS_rename:
-		dec_path(p, tid, at, a[0], false, "write");
-		dec_path(p, tid, at, a[1], false, "write");
-		break;
-	case SYS_renameat: case SYS_renameat2:
-		dec_path(p, tid, sys_arg_int(a[0]), a[1], false, "write");
-		dec_path(p, tid, sys_arg_int(a[2]), a[3], false, "write");
-		break;
-	case SYS_link:
-		dec_path(p, tid, at, a[1], false, "link"); break;
-	case SYS_linkat:
-		dec_path(p, tid, sys_arg_int(a[2]), a[3], false, "link"); break;
-	case SYS_symlink:
-		dec_path(p, tid, at, a[1], false, "write"); break;
-	case SYS_symlinkat:
-		dec_path(p, tid, sys_arg_int(a[1]), a[2], false, "write"); break;
+#define SE_PATH(n, perm, dfd, pa, fol, fa) \
+	case __NR_##n: se_path(p, tid, a, dfd, pa, fol, fa, SEP_##perm); break;
+#define SE_PATH2(n, d1, p1, d2, p2) \
+	case __NR_##n: se_path(p, tid, a, d1, p1, 0, -1, "write"); \
+		       se_path(p, tid, a, d2, p2, 0, -1, "write"); break;
+#include "sysevents.def"
 	case SYS_mmap:
 		if ((a[2] & PROT_EXEC) && sys_arg_int(a[4]) >= 0) {
 			p->kind = P_FD;
@@ -456,7 +411,7 @@ static bool decode(thread *t, int nr, const uint64_t *a)
 	default: break;
 	}
 	if (!p->cap)
-		p->cap = implied_cap(nr);
+		p->cap = tracer_implied_cap(nr);
 	if (p->kind == P_NONE && p->cap)
 		p->kind = P_PATHS;   /* only the cap's result is wanted */
 	return p->kind != P_NONE;
@@ -510,7 +465,6 @@ static void finish_net(tracer *tr, thread *t, long ret, int err)
 {
 	pending *p = &t->p;
 	int fam = p->family, type = 0, proto = 0;
-	char famtmp[16], port[8];
 	bool want_name = !strcmp(p->netop, "listen") || !strcmp(p->netop, "accept");
 	if (!strcmp(p->netop, "create")) {
 		fam = (int)p->args[0];
@@ -519,21 +473,7 @@ static void finish_net(tracer *tr, thread *t, long ret, int err)
 	} else if (sock_info(t, (int)p->args[0], &fam, &type, &proto, p, want_name && !err) < 0) {
 		type = -1;
 	}
-	const char *addr = p->addr ? p->addr : "-";
-	snprintf(port, sizeof port, "%d", p->port);
-	bool has_port = p->port >= 0 && (fam == AF_INET || fam == AF_INET6);
-	trace_add(tr->t, TR_NET, 1, 6, p->netop, tracer_family_name(fam, famtmp, sizeof famtmp),
-		  tracer_type_name(fam, type, proto), addr, has_port ? port : "-",
-		  tr_result_name(err));
-	/* A pathname unix socket is a file to AppArmor: bind creates it,
-	 * connect writes to it. */
-	if (fam == AF_UNIX && p->addr && p->addr[0] == '/' &&
-	    (!strcmp(p->netop, "bind") || !strcmp(p->netop, "connect")))
-		trace_file(tr->t, p->addr, "write", err);
-	if (!strcmp(p->netop, "bind") && has_port && p->port > 0 && p->port < 1024)
-		trace_add(tr->t, TR_CAP, 1, 2, "net_bind_service", tr_result_name(err));
-	if (!strcmp(p->netop, "create") && (type == SOCK_RAW || fam == AF_PACKET))
-		trace_add(tr->t, TR_CAP, 1, 2, "net_raw", tr_result_name(err));
+	tracer_net_record(tr->t, 1, p->netop, fam, type, proto, p->addr, p->port, err);
 	(void)ret;
 }
 
@@ -659,8 +599,14 @@ static void on_stop(tracer *tr, pid_t pid, int status)
 		   ev == PTRACE_EVENT_CLONE) {
 		unsigned long child = 0;
 		ptrace(PTRACE_GETEVENTMSG, pid, 0, &child);
-		if (child)
-			th_add(tr, (pid_t)child);
+		/* processes counts thread groups, as the eBPF recorder does
+		 * (docs/trace-format.md): a clone is a process unless it
+		 * shares its parent's thread group. */
+		if (child) {
+			thread *c = th_add(tr, (pid_t)child);
+			if (ev != PTRACE_EVENT_CLONE || th_tgid(c) == c->tid)
+				tr->procs++;
+		}
 		resume(th_find(tr, pid), 0);
 	} else if (ev == PTRACE_EVENT_EXEC) {
 		on_exec(tr, t);
@@ -809,6 +755,7 @@ int record_ptrace(const record_opts *o, trace *out, char **err)
 	tr->root = child;
 	thread *t = th_add(tr, child);
 	t->seen = true;
+	tr->procs = 1;
 	t->tgid = child;
 	tracer_signals_install();
 	/* A periodic SIGALRM wakes waitpid for the deadline and status line. */

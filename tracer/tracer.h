@@ -62,6 +62,17 @@ void status_done(status_line *s);
  * arch_name gets "x86_64", "i386" or "x32". Returns a static/interned name. */
 const char *tracer_syscall_name(unsigned audit_arch, unsigned nr, const char **arch_name);
 
+/* The capability an x86_64 syscall implies (sysevents.def's SE_CAP), or
+ * NULL. Both recorders record it with the call's result. */
+const char *tracer_implied_cap(long nr);
+/* The records of one decoded socket operation, the same from both
+ * recorders: the net record; a pathname unix socket's file (bind creates
+ * it, connect writes to it: AppArmor's view); and the capability implied
+ * (net_bind_service for a port below 1024, net_raw for a raw or packet
+ * socket). addr: formatted or NULL; port < 0: none. */
+void tracer_net_record(trace *t, uint64_t n, const char *op, int family, int type,
+		       int proto, const char *addr, int port, int err);
+
 /* Paths: lexical clean-up in place (no "//", "/./", "/../"); and the path
  * with its directory canonicalised (symlinks resolved in our mount
  * namespace) and its last component kept, or followed too if follow. */

@@ -12,7 +12,14 @@ $(BUILD)/tracer/vmlinux.h:
 	@mkdir -p $(dir $@)
 	$(BPFTOOL) btf dump file $(VMLINUX_BTF) format c > $@.tmp && mv $@.tmp $@
 
-$(TRACER_BPF_OBJ): tracer/polc_trace.bpf.c tracer/trace_bpf.h $(BUILD)/tracer/vmlinux.h
+# Syscall numbers for the BPF program, from the system headers (the same
+# numbers <sys/syscall.h> gives the C recorders), not typed by hand.
+$(BUILD)/tracer/sysnr.h:
+	@mkdir -p $(dir $@)
+	echo '#include <sys/syscall.h>' | $(CC) -E -dM - | grep '^#define __NR_' > $@.tmp && mv $@.tmp $@
+
+$(TRACER_BPF_OBJ): tracer/polc_trace.bpf.c tracer/trace_bpf.h tracer/sysevents.def \
+		$(BUILD)/tracer/vmlinux.h $(BUILD)/tracer/sysnr.h
 	$(CLANG) -g -O2 -target bpf -D__TARGET_ARCH_x86 -I$(BUILD)/tracer -I. -c $< -o $@
 
 $(TRACER_SKEL): $(TRACER_BPF_OBJ)
