@@ -1,10 +1,14 @@
 /* cmd_gen.c - `polc gen`: merge traces and write a policy (tracer/gen.h).
  *
  *   polc gen [--name NAME] [--base RULE] [--include-failed]
- *            [--deny-default DOMAINS] [--dir-threshold N] [-o FILE] TRACE...
+ *            [--deny-default DOMAINS] [--dir-threshold N] [--no-families]
+ *            [--strict] [-o FILE] TRACE...
+ *   polc gen --families
  *
- * Exit: 0 written; 1 a trace is malformed or the base rule cannot be used;
- * 2 usage; 3 I/O errors.
+ * A trace showing the workload failing (gen_failures) is warned about;
+ * with --strict it is an error and nothing is written.
+ * Exit: 0 written; 1 a trace is malformed, shows a failed run under
+ * --strict, or the base rule cannot be used; 2 usage; 3 I/O errors.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -19,10 +23,69 @@
 
 static int usage_to(FILE *f, int rc)
 {
-	fputs("usage: polc gen [--name NAME] [--base RULE] [--include-failed] "
-	      "[--deny-default file,exec,network] [--dir-threshold N] [-o FILE] TRACE...\n",
+	fputs("usage: polc gen [OPTIONS] [-o FILE] TRACE...\n"
+	      "       polc gen --families\n"
+	      "Merge traces from polc record and write an allow-list policy.\n"
+	      "  -n, --name NAME          the policy's name (default: generated)\n"
+	      "  -o, --output FILE        write there (default: stdout), atomically\n"
+	      "  --base RULE              `use RULE;` and only what it does not allow already\n"
+	      "  --deny-default DOMAINS   also `default deny` these (comma-separated: file, exec,\n"
+	      "                           capability, mount, network, ptrace, signal)\n"
+	      "  --dir-threshold N        a directory with N or more entries becomes dir/* (default 8)\n"
+	      "  --include-failed         also events that failed (default: successful ones only)\n"
+	      "  --no-families            syscalls exactly as recorded, without their families\n"
+	      "  --families               list the syscall families and why each is one, then exit\n"
+	      "  --strict                 a trace showing the workload failing (bind/listen/exec\n"
+	      "                           error, exit status != 0, signal) is an error, not a warning\n",
 	      f);
 	return rc;
+}
+
+static int list_families(void)
+{
+	size_t n;
+	const gen_family *f = gen_families(&n);
+	for (size_t i = 0; i < n; i++) {
+		printf("%-13s", f[i].name);
+		for (const char *const *m = f[i].members; *m; m++)
+			printf("%s%s", m == f[i].members ? " " : ", ", *m);
+		printf("\n              %s\n", f[i].reason);
+	}
+	return EXIT_OK;
+}
+
+/* Read one trace into t, first alone to say whether it shows the workload
+ * failing. Returns an exit code; *failed counts failing traces. */
+static int read_trace(trace *t, const char *path, bool strict, int *failed)
+{
+	trace one;
+	trace_init(&one);
+	char *err = NULL;
+	int r = trace_read(&one, path, &err);
+	if (r == 0) {
+		buf msg;
+		buf_init(&msg);
+		if (gen_failures(&one, &msg)) {
+			(*failed)++;
+			fprintf(stderr, "polc gen: %s: %s: the recorded workload failed; a profile "
+				"from this run may lack what a working run needs:\n",
+				path, strict ? "error" : "warning");
+			char *l = buf_cstr(&msg);
+			for (char *p = l, *e; (e = strchr(p, '\n')); p = e + 1)
+				fprintf(stderr, "  %.*s\n", (int)(e - p), p);
+			free(l);
+		} else {
+			buf_free(&msg);
+		}
+		r = trace_read(t, path, &err);
+	}
+	trace_free(&one);
+	if (r < 0) {
+		fprintf(stderr, "polc gen: %s\n", err);
+		free(err);
+		return r == TRACE_EIO ? EXIT_SYSTEM : EXIT_POLICY;
+	}
+	return EXIT_OK;
 }
 
 static int usage(void)
@@ -73,12 +136,16 @@ int cmd_gen(int argc, char **argv)
 		{ "include-failed", no_argument, 0, 'F' },
 		{ "deny-default", required_argument, 0, 'D' },
 		{ "dir-threshold", required_argument, 0, 'T' },
+		{ "no-families", no_argument, 0, 'N' },
+		{ "families", no_argument, 0, 'L' },
+		{ "strict", no_argument, 0, 'S' },
 		{ "help", no_argument, 0, 'h' },
 		{ 0, 0, 0, 0 }
 	};
 	gen_opts o = { .name = "generated" };
 	const char *out = "-";
 	char *deny = NULL;
+	bool strict = false;
 	optind = 1;
 	opterr = 0;   /* our message names the command: "polc gen: ..." */
 	int c;
@@ -94,6 +161,9 @@ int cmd_gen(int argc, char **argv)
 				return EXIT_USAGE;
 			break;
 		case 'T': o.dir_threshold = (unsigned)atoi(optarg); break;
+		case 'N': o.no_families = true; break;
+		case 'L': free(deny); return list_families();
+		case 'S': strict = true; break;
 		case 'h': free(deny); return usage_to(stdout, EXIT_OK);
 		default:
 			fprintf(stderr, "polc gen: unknown option or missing argument: '%s'\n",
@@ -115,16 +185,11 @@ int cmd_gen(int argc, char **argv)
 	o.deny_defaults = deny && *deny ? deny : NULL;
 	trace t;
 	trace_init(&t);
-	int rc = EXIT_OK;
-	for (int i = optind; i < argc && rc == EXIT_OK; i++) {
-		char *err = NULL;
-		int r = trace_read(&t, argv[i], &err);
-		if (r < 0) {
-			fprintf(stderr, "polc gen: %s\n", err);
-			free(err);
-			rc = r == TRACE_EIO ? EXIT_SYSTEM : EXIT_POLICY;
-		}
-	}
+	int rc = EXIT_OK, failed = 0;
+	for (int i = optind; i < argc && rc == EXIT_OK; i++)
+		rc = read_trace(&t, argv[i], strict, &failed);
+	if (rc == EXIT_OK && failed && strict)
+		rc = EXIT_POLICY;
 	buf b;
 	buf_init(&b);
 	char *err = NULL;

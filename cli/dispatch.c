@@ -29,7 +29,10 @@ static const command commands[] = {
 	{ "rules", cmd_rules, "polc rules [--json] [NAME]", "list the rule library, or print one rule" },
 	{ "record", cmd_record, "polc record [--tracer ebpf|ptrace] [--duration S] -o TRACE -- CMD [ARGS...]",
 	  "record what a workload does" },
-	{ "gen", cmd_gen, "polc gen TRACE... --name NAME [--base PRESET] -o OUT.pol",
+	{ "gen", cmd_gen, "polc gen TRACE... [--name NAME] [--base PRESET] [-o OUT.pol]\n"
+	  "           [--deny-default DOMAINS] [--dir-threshold N] [--include-failed]\n"
+	  "           [--no-families] [--strict]   (polc gen --help: each option)\n"
+	  "       polc gen --families   (the syscall families and why each is one)",
 	  "generate a minimal policy from traces" },
 	{ "load", cmd_load, "polc load BUNDLE --cgroup PATH", "load a BPF LSM bundle for a cgroup" },
 	{ "unload", cmd_unload, "polc unload [--cgroup PATH]", "unload BPF LSM policies" },

@@ -128,12 +128,68 @@ static bool under_tmp(const char *p)
 	return false;
 }
 
+/* A device instance name: the class's letters, then its unit number
+ * ("loop3", "zram0", "virtio2", "ttyS1", "nvme0n1"): the length of the
+ * class part, or 0. */
+static size_t device_class(const char *s, size_t n)
+{
+	size_t d = n;
+	while (d > 0 && isdigit((unsigned char)s[d - 1]))
+		d--;
+	if (d == n || d == 0)
+		return 0;
+	for (size_t i = 0; i < d; i++)
+		if (!isalnum((unsigned char)s[i]) && s[i] != '_' && s[i] != '-')
+			return 0;
+	return d;
+}
+
+/* A bus address or device number: "0000:00:03.0", "pci0000:00", "7:0". */
+static bool bus_address(const char *s, size_t n)
+{
+	if (n > 3 && !strncmp(s, "pci", 3))
+		s += 3, n -= 3;
+	bool colon = false;
+	for (size_t i = 0; i < n; i++) {
+		colon |= s[i] == ':';
+		if (!isxdigit((unsigned char)s[i]) && s[i] != ':' && s[i] != '.')
+			return false;
+	}
+	return colon;
+}
+
+/* A shared library with a version after .so ("libssl.so.3"). */
+static bool versioned_lib(const char *s, size_t n)
+{
+	const char *so = n > 3 && !strncmp(s, "lib", 3) ? strstr(s, ".so.") : NULL;
+	return so && (size_t)(so - s) + 4 < n && isdigit((unsigned char)so[4]);
+}
+
+/* One component under /sys or /dev, by device class rather than this
+ * host's instances; false if it is not a device name. */
+static bool put_device(buf *b, const char *s, size_t n)
+{
+	size_t d = device_class(s, n);
+	if (all_digits(s, n)) {
+		buf_puts(b, "[0-9]*");
+	} else if (bus_address(s, n)) {
+		buf_puts(b, n > 3 && !strncmp(s, "pci", 3) ? "pci*" : "*:*");
+	} else if (d) {
+		put_escaped(b, s, d);
+		buf_puts(b, "[0-9]*");
+	} else {
+		return false;
+	}
+	return true;
+}
+
 char *gen_generalize_path(const char *path, bool written)
 {
 	buf b;
 	buf_init(&b);
 	bool tmp = under_tmp(path);
 	bool proc = strncmp(path, "/proc/", 6) == 0;
+	bool dev = !tmp && (!strncmp(path, "/sys/", 5) || !strncmp(path, "/dev/", 5));
 	int idx = 0;
 	const char *s = path;
 	while (*s == '/') {
@@ -149,6 +205,12 @@ char *gen_generalize_path(const char *path, bool written)
 			buf_puts(&b, "*/task/*");
 		else if (proc && idx == 4 && all_digits(s, n) && strstr(path, "/task/"))
 			buf_puts(&b, "*");
+		else if (dev && idx >= 2 && put_device(&b, s, n))
+			;
+		else if (last && n > 1 && s[0] == '#' && all_digits(s + 1, n - 1))
+			buf_puts(&b, "#[0-9]*");   /* O_TMPFILE: the kernel names it #<inode> */
+		else if (last && !written && versioned_lib(s, n))
+			buf_puts(&b, "lib*.so*");
 		else if (tmp && idx >= 2 && random_tail(s, n) >= 0) {
 			put_escaped(&b, s, (size_t)random_tail(s, n));
 			buf_puts(&b, "*");
@@ -203,7 +265,66 @@ static char *group_of(const char *e, bool deep)
 	return gp;
 }
 
-static void collapse_level(strset *s, unsigned T, bool deep)
+/* Directories shared by every program, never collapsed to dir/\**: a
+ * few libraries read there are not a licence for all of them (python's
+ * /usr/lib/python3.11/\* and /usr/lib/python3/\* made /usr/lib/\**). */
+static bool shared_root(const char *dir)
+{
+	static const char *const roots[] = { "/usr/lib/x86_64-linux-gnu", "/usr/local/lib",
+		"/usr/local/share", "/usr/lib64", NULL };
+	if (depth(dir) < 3)
+		return true;
+	for (int i = 0; roots[i]; i++)
+		if (!strcmp(dir, roots[i]))
+			return true;
+	return false;
+}
+
+/* Whether dir (or, deep, anything under it) holds an entry recorded
+ * without the permission being collapsed: such a directory is not
+ * collapsed, so a glob never grants a file what it was not seen doing
+ * (a read-only script beside written data files stays read-only). */
+static bool blocked_dir(const strset *blocked, const char *dir, bool deep)
+{
+	size_t n = strlen(dir);
+	for (size_t i = 0; blocked && i < blocked->n; i++)
+		if (!strcmp(blocked->v[i], dir) ||
+		    (deep && !strncmp(blocked->v[i], dir, n) && blocked->v[i][n] == '/'))
+			return true;
+	return false;
+}
+
+/* Whether a path in seen ("w\x01r" entries) lies under dir r: then r was
+ * a directory (opened to list it), not a file never written. */
+static bool is_parent(const strset *seen, const char *r)
+{
+	size_t n = strlen(r);
+	for (size_t i = 0; i < seen->n; i++) {
+		const char *q = strchr(seen->v[i], '\x01') + 1;
+		if (!strncmp(q, r, n) && q[n] == '/')
+			return true;
+	}
+	return false;
+}
+
+/* Whether a dir/\* or dir/\** glob in s covers path. */
+static bool glob_covers(const strset *s, const char *path)
+{
+	for (size_t g = 0; g < s->n; g++) {
+		size_t l = strlen(s->v[g]);
+		bool deep = l > 3 && !strcmp(s->v[g] + l - 3, "/**");
+		if (!deep && (l < 2 || strcmp(s->v[g] + l - 2, "/*")))
+			continue;
+		char *dir = xstrndup(s->v[g], l - (deep ? 3 : 2));
+		bool c = covered(path, dir, deep);
+		free(dir);
+		if (c)
+			return true;
+	}
+	return false;
+}
+
+static void collapse_level(strset *s, unsigned T, bool deep, const strset *blocked)
 {
 	strset groups = { 0 }, globs = { 0 };
 	for (size_t i = 0; i < s->n; i++) {
@@ -218,7 +339,8 @@ static void collapse_level(strset *s, unsigned T, bool deep)
 		while (j < groups.n && !strcmp(groups.v[j], groups.v[i]))
 			j++;
 		const char *dir = groups.v[i];
-		bool ok = *dir && (deep ? j - i >= 2 && depth(dir) >= 2 : j - i >= T);
+		bool ok = *dir && (deep ? j - i >= 2 && !shared_root(dir) : j - i >= T) &&
+			  !blocked_dir(blocked, dir, deep);
 		if (ok)
 			ss_add(&globs, xasprintf("%s/%s", dir, deep ? "**" : "*"));
 		i = j;
@@ -293,18 +415,163 @@ static int arch_of(const char *a)
 	return !strcmp(a, "i386") ? IR_ARCH_I386 : !strcmp(a, "x32") ? IR_ARCH_X32 : IR_ARCH_X86_64;
 }
 
-static int by_name(const void *a, const void *b)
+/* ---- syscall families ----
+ *
+ * A recorded syscall implies the other entry points to the same operation
+ * on the same kind of object: libc, the language runtime or a code path
+ * the soak run did not take picks one of them (fstat or newfstatat or
+ * statx; getdents64 on a directory that getdents read before; nanosleep or
+ * clock_nanosleep). A family never crosses into another risk class: each
+ * acts only on the process itself, memory it already has, or descriptors
+ * it already holds, and none mounts, traces, loads BPF or modules, touches
+ * keys or namespaces, changes credentials or the clock (tests/t_gen_families.sh
+ * checks every member against Docker's default allow-list and that list).
+ * Writes are a family of their own: a recorded read never implies a write. */
+static const char *const fam_stat[] = { "stat", "fstat", "lstat", "newfstatat", "statx", NULL };
+static const char *const fam_access[] = { "access", "faccessat", "faccessat2", NULL };
+static const char *const fam_readlink[] = { "readlink", "readlinkat", NULL };
+static const char *const fam_getdents[] = { "getdents", "getdents64", NULL };
+static const char *const fam_open[] = { "open", "openat", "openat2", NULL };
+static const char *const fam_read[] = { "read", "readv", "pread64", "preadv", "preadv2", NULL };
+static const char *const fam_write[] = { "write", "writev", "pwrite64", "pwritev", "pwritev2",
+	"ftruncate", "fallocate", NULL };
+static const char *const fam_sync[] = { "fsync", "fdatasync", "sync_file_range", NULL };
+static const char *const fam_close[] = { "close", "close_range", "shutdown", NULL };
+static const char *const fam_dup[] = { "dup", "dup2", "dup3", NULL };
+static const char *const fam_pipe[] = { "pipe", "pipe2", NULL };
+static const char *const fam_poll[] = { "poll", "ppoll", "select", "pselect6", NULL };
+static const char *const fam_epoll[] = { "epoll_wait", "epoll_pwait", "epoll_pwait2", NULL };
+static const char *const fam_epoll_create[] = { "epoll_create", "epoll_create1", NULL };
+static const char *const fam_accept[] = { "accept", "accept4", NULL };
+static const char *const fam_sockname[] = { "getsockname", "getpeername", NULL };
+static const char *const fam_clock[] = { "clock_gettime", "clock_getres", "gettimeofday", "time",
+	"nanosleep", "clock_nanosleep", NULL };
+static const char *const fam_memory[] = { "mmap", "munmap", "mremap", "mprotect", "madvise",
+	"brk", NULL };
+static const char *const fam_pid[] = { "getpid", "gettid", "getppid", NULL };
+static const char *const fam_ids[] = { "getuid", "geteuid", "getgid", "getegid", "getresuid",
+	"getresgid", "getgroups", NULL };
+static const char *const fam_usage[] = { "getrusage", "times", NULL };
+static const char *const fam_signal[] = { "rt_sigaction", "rt_sigprocmask", "rt_sigreturn",
+	"sigaltstack", NULL };
+static const char *const fam_wait[] = { "wait4", "waitid", NULL };
+static const char *const fam_exit[] = { "exit", "exit_group", NULL };
+static const char *const fam_mkdir[] = { "mkdir", "mkdirat", NULL };
+static const char *const fam_rename[] = { "rename", "renameat", "renameat2", NULL };
+static const char *const fam_eventfd[] = { "eventfd", "eventfd2", NULL };
+
+static const gen_family families[] = {
+	{ "stat", "one read-only metadata query; libc picks the entry point by version and call", fam_stat },
+	{ "access", "one permission query; libc picks the entry point by version", fam_access },
+	{ "readlink", "reading a link, by path or relative to a directory descriptor", fam_readlink },
+	{ "getdents", "listing a directory already opened; 64-bit and legacy records", fam_getdents },
+	{ "open", "opening by path; what may be opened is the file rules' business", fam_open },
+	{ "read", "reading from descriptors already held, at the offset or at one given", fam_read },
+	{ "write", "writing to descriptors already open for writing (ftruncate and fallocate need one too)", fam_write },
+	{ "sync", "flushing descriptors already held (not the system-wide sync/syncfs)", fam_sync },
+	{ "close", "releasing descriptors already held (shutdown ends a connection the process has)", fam_close },
+	{ "dup", "duplicating descriptors already held", fam_dup },
+	{ "pipe", "a pipe with or without flags", fam_pipe },
+	{ "poll", "waiting on descriptors already held", fam_poll },
+	{ "epoll-wait", "waiting on an epoll set already held, with or without a signal mask", fam_epoll },
+	{ "epoll-create", "creating an epoll set, with or without flags", fam_epoll_create },
+	{ "accept", "accepting on a socket already listening, with or without flags", fam_accept },
+	{ "sockname", "the addresses of a socket already held", fam_sockname },
+	{ "clock", "reading the clocks and sleeping on them (never setting them)", fam_clock },
+	{ "memory", "mapping, remapping, protecting and releasing the process's own memory", fam_memory },
+	{ "pid", "the process's own ids", fam_pid },
+	{ "ids", "reading the process's own credentials (never changing them)", fam_ids },
+	{ "usage", "the process's own resource usage", fam_usage },
+	{ "signal", "handling signals: a handler installed must be able to return (rt_sigreturn)", fam_signal },
+	{ "wait", "reaping the process's own children", fam_wait },
+	{ "exit", "ending a thread or the process", fam_exit },
+	{ "mkdir", "making a directory, by path or relative to a directory descriptor", fam_mkdir },
+	{ "rename", "renaming, by path or relative to directory descriptors", fam_rename },
+	{ "eventfd", "an eventfd with or without flags", fam_eventfd },
+};
+
+const gen_family *gen_families(size_t *n)
 {
-	const tr_rec *x = *(tr_rec *const *)a, *y = *(tr_rec *const *)b;
-	int c = strcmp(x->f[1], y->f[1]);
-	return c ? c : strcmp(x->f[0], y->f[0]);
+	*n = sizeof families / sizeof *families;
+	return families;
 }
 
-static void gen_syscalls(const gen_ctx *c, tr_rec **v, size_t n, buf *out)
+const gen_family *gen_family_of(const char *sys)
+{
+	for (size_t f = 0; f < sizeof families / sizeof *families; f++)
+		for (const char *const *m = families[f].members; *m; m++)
+			if (!strcmp(*m, sys))
+				return &families[f];
+	return NULL;
+}
+
+/* One syscall in the allow list: recorded (count) or added by a family. */
+typedef struct {
+	int arch;
+	const char *name;
+	uint64_t count;
+	const gen_family *fam;     /* non-NULL: added by this family */
+} sys_entry;
+
+static int entry_cmp(const void *a, const void *b)
+{
+	const sys_entry *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+	return c ? c : x->arch - y->arch;
+}
+
+static bool sys_allowed_by_base(const gen_ctx *c, int a, int nr)
+{
+	ir_event ev = { .domain = IR_SYSCALL };
+	ev.u.sys.audit_arch = ir_arch_audit((ir_arch)a);
+	ev.u.sys.nr = (uint32_t)nr;
+	return base_allows(c, &ev);
+}
+
+static bool entry_has(const sys_entry *e, size_t n, int arch, const char *name)
+{
+	for (size_t i = 0; i < n; i++)
+		if (e[i].arch == arch && !strcmp(e[i].name, name))
+			return true;
+	return false;
+}
+
+/* The members a family adds on arch a, given the recorded syscalls rec
+ * (which include those the base allows): appended to e, each said in a
+ * comment at the top of the list. */
+static size_t add_family(const gen_ctx *c, const gen_family *f, int a, const sys_entry *rec,
+			 size_t nrec, sys_entry *e, size_t n, buf *note)
+{
+	bool seen = false;
+	for (const char *const *m = f->members; *m && !seen; m++)
+		seen = entry_has(rec, nrec, a, *m);
+	if (!seen)
+		return n;
+	size_t n0 = n;
+	for (const char *const *m = f->members; *m; m++) {
+		int nr = sys_resolve((ir_arch)a, *m);
+		if (nr < 0 || entry_has(rec, nrec, a, *m) || sys_allowed_by_base(c, a, nr))
+			continue;
+		e[n++] = (sys_entry){ a, *m, 0, f };
+	}
+	if (n > n0) {
+		buf_printf(note, "  # family %s%s%s: %s; adds", f->name, a ? " on " : "",
+			   a == IR_ARCH_I386 ? "i386" : a == IR_ARCH_X32 ? "x32" : "", f->reason);
+		for (size_t i = n0; i < n; i++)
+			buf_printf(note, " %s", e[i].name);
+		buf_puts(note, "\n");
+	}
+	return n;
+}
+
+static void gen_syscalls(const gen_ctx *c, const gen_opts *o, tr_rec **v, size_t n, buf *out)
 {
 	unsigned arches = 0;
-	size_t nsel = 0, nunknown = 0;
-	tr_rec **sel = xmalloc((n + 1) * sizeof *sel);
+	size_t nrec = 0, nsel = 0, nfam = sizeof families / sizeof *families, cap = n + 1;
+	for (size_t f = 0; f < nfam; f++)
+		for (const char *const *m = families[f].members; *m; m++)
+			cap += 3;
+	sys_entry *rec = xmalloc((n + 1) * sizeof *rec), *sel = xmalloc(cap * sizeof *sel);
 	for (size_t i = 0; i < n; i++) {
 		if (v[i]->kind != TR_SYSCALL)
 			continue;
@@ -313,41 +580,56 @@ static void gen_syscalls(const gen_ctx *c, tr_rec **v, size_t n, buf *out)
 		if (nr < 0) {
 			buf_printf(out, "  # syscall %s on %s (%llu calls) is unknown to polc\n",
 				   v[i]->f[1], v[i]->f[0], (unsigned long long)v[i]->count);
-			nunknown++;
 			continue;
 		}
-		ir_event ev = { .domain = IR_SYSCALL };
-		ev.u.sys.audit_arch = ir_arch_audit((ir_arch)a);
-		ev.u.sys.nr = (uint32_t)nr;
-		if (base_allows(c, &ev))
-			continue;
-		arches |= 1u << a;
-		sel[nsel++] = v[i];
+		rec[nrec++] = (sys_entry){ a, v[i]->f[1], v[i]->count, NULL };
+		if (!sys_allowed_by_base(c, a, nr))
+			sel[nsel++] = rec[nrec - 1];
 	}
-	/* One list, sorted by name (records are sorted by arch, then name). */
-	xqsort(sel, nsel, sizeof *sel, by_name);
+	buf note;
+	buf_init(&note);
+	if (!o->no_families)
+		for (int a = IR_ARCH_X86_64; a <= IR_ARCH_X32; a++)
+			for (size_t f = 0; f < nfam; f++)
+				nsel = add_family(c, &families[f], a, rec, nrec, sel, nsel, &note);
+	for (size_t i = 0; i < nsel; i++)
+		arches |= 1u << sel[i].arch;
+	/* One list, sorted by name. */
+	xqsort(sel, nsel, sizeof *sel, entry_cmp);
 	if (arches & ~1u) {
 		buf_puts(out, "  arch x86_64");
 		if (arches & (1u << IR_ARCH_I386)) buf_puts(out, ", i386");
 		if (arches & (1u << IR_ARCH_X32)) buf_puts(out, ", x32");
 		buf_puts(out, ";\n");
 	}
+	if (note.len) {
+		buf_puts(out, "  # Generalised by syscall families (polc gen --no-families: without);\n"
+			      "  # each member is another entry point to an operation recorded:\n");
+		buf_put(out, note.data, note.len);
+	}
+	buf_free(&note);
 	if (nsel) {
 		buf_puts(out, "  allow syscall\n");
 		for (size_t i = 0; i < nsel; i++) {
 			/* Same name on two arches: one entry with both counts. */
-			uint64_t cnt = sel[i]->count;
+			uint64_t cnt = sel[i].count;
+			const gen_family *fam = sel[i].fam;
 			size_t j = i;
-			while (j + 1 < nsel && !strcmp(sel[j + 1]->f[1], sel[i]->f[1]))
-				cnt += sel[++j]->count;
+			while (j + 1 < nsel && !strcmp(sel[j + 1].name, sel[i].name)) {
+				cnt += sel[++j].count;
+				fam = fam && sel[j].fam ? fam : NULL;
+			}
 			bool lastone = j + 1 == nsel;
 			char item[128];
-			snprintf(item, sizeof item, "    %s%s", sel[i]->f[1], lastone ? ";" : ",");
-			buf_printf(out, "%-32s # %llu\n", item, (unsigned long long)cnt);
+			snprintf(item, sizeof item, "    %s%s", sel[i].name, lastone ? ";" : ",");
+			if (fam)
+				buf_printf(out, "%-32s # family %s\n", item, fam->name);
+			else
+				buf_printf(out, "%-32s # %llu\n", item, (unsigned long long)cnt);
 			i = j;
 		}
 	}
-	(void)nunknown;
+	free(rec);
 	free(sel);
 }
 
@@ -383,7 +665,10 @@ static char *elf_interp(const char *path)
 	return res;
 }
 
-static void add_file(const gen_ctx *c, strset *per, const char *path, unsigned bit)
+/* per[p]: the generalised paths seen with permission p. seen: every path
+ * seen as "its generalisation for writing\x01for reading", to tell which
+ * were never written (a written path generalises more: its numbers). */
+static void add_file(const gen_ctx *c, strset *per, strset *seen, const char *path, unsigned bit)
 {
 	ir_event ev = { .domain = IR_FILE };
 	ev.u.file.path = path;
@@ -391,12 +676,15 @@ static void add_file(const gen_ctx *c, strset *per, const char *path, unsigned b
 	if (base_allows(c, &ev))
 		return;
 	bool written = bit & (IR_PERM_WRITE | IR_PERM_APPEND | IR_PERM_LINK | IR_PERM_LOCK);
-	ss_add(&per[__builtin_ctz(bit)], gen_generalize_path(path, written));
+	char *w = gen_generalize_path(path, true), *r = gen_generalize_path(path, false);
+	ss_add(seen, xasprintf("%s\x01%s", w, r));
+	ss_add(&per[__builtin_ctz(bit)], written ? w : r);
+	free(written ? r : w);
 }
 
 static void gen_files(const gen_ctx *c, const gen_opts *o, tr_rec **v, size_t n, buf *out)
 {
-	strset per[NPERM] = { { 0 } };
+	strset per[NPERM] = { { 0 } }, seen = { 0 };
 	/* An exec is also a file access that only an LSM sees (no syscall
 	 * opens the file): the kernel opens the program and its ELF interpreter
 	 * for execute, reads them and maps them executable. polc allows an exec
@@ -412,7 +700,7 @@ static void gen_files(const gen_ctx *c, const gen_opts *o, tr_rec **v, size_t n,
 			if (f)
 				for (unsigned bit = IR_PERM_READ; bit <= IR_PERM_MMAP; bit <<= 1)
 					if (bit & (IR_PERM_READ | IR_PERM_EXEC | IR_PERM_MMAP))
-						add_file(c, per, f, bit);
+						add_file(c, per, &seen, f, bit);
 		}
 		free(interp);
 	}
@@ -422,15 +710,52 @@ static void gen_files(const gen_ctx *c, const gen_opts *o, tr_rec **v, size_t n,
 		unsigned bit = perm_bit(v[i]->f[1]);
 		if (!bit)
 			continue;   /* stat: no permission in the language */
-		add_file(c, per, v[i]->f[0], bit);
+		add_file(c, per, &seen, v[i]->f[0], bit);
 	}
 	unsigned T = o->dir_threshold ? o->dir_threshold : 8;
 	/* glob -> perms, via one sorted list of "glob\x01permindex". */
 	strset all = { 0 };
-	for (int p = 0; p < NPERM; p++) {
+	for (int p = 0; p < NPERM; p++)
 		ss_sort_uniq(&per[p]);
-		collapse_level(&per[p], T, false);
-		collapse_level(&per[p], T, true);
+	/* without[p]: entries recorded with another permission but not p.
+	 * Writes generalise over a directory with the files seen only read
+	 * kept read-only by a deny (new files there are the data a server
+	 * makes; the config or script it read is not); other permissions do
+	 * not collapse over such a directory at all. */
+	strset without[NPERM] = { { 0 } }, denies = { 0 };
+	ss_sort_uniq(&seen);
+	for (int p = 1; p < NPERM; p++) {   /* read (0) is the least there is */
+		bool writes = (1u << p) & (IR_PERM_WRITE | IR_PERM_APPEND);
+		for (size_t i = 0; i < seen.n; i++) {
+			char *sep = strchr(seen.v[i], '\x01'), *key = writes ? seen.v[i] : sep + 1;
+			*sep = 0;
+			bool has = bsearch(&key, per[p].v, per[p].n, sizeof *per[p].v, str_cmp);
+			*sep = '\x01';
+			if (!has && !is_parent(&seen, sep + 1))
+				ss_add(&without[p], xstrdup(sep + 1));
+		}
+	}
+	ss_free(&seen);
+	for (int p = 0; p < NPERM; p++) {
+		ss_sort_uniq(&without[p]);
+		bool writes = (1u << p) & (IR_PERM_WRITE | IR_PERM_APPEND);
+		strset blocked = { 0 };
+		for (size_t i = 0; !writes && i < without[p].n; i++)
+			ss_add(&blocked, parent_of(without[p].v[i]));
+		ss_sort_uniq(&blocked);
+		collapse_level(&per[p], T, false, &blocked);
+		collapse_level(&per[p], T, true, &blocked);
+		ss_free(&blocked);
+		for (size_t i = 0; writes && i < without[p].n; i++)
+			if (glob_covers(&per[p], without[p].v[i])) {
+				buf d;
+				buf_init(&d);
+				buf_puts(&d, "  deny file ");
+				put_string(&d, without[p].v[i]);
+				buf_printf(&d, " %s;\n", file_perms[p]);
+				ss_add(&denies, buf_cstr(&d));
+			}
+		ss_free(&without[p]);
 		for (size_t i = 0; i < per[p].n; i++)
 			ss_add(&all, xasprintf("%s\x01%d", per[p].v[i], p));
 		ss_free(&per[p]);
@@ -456,6 +781,13 @@ static void gen_files(const gen_ctx *c, const gen_opts *o, tr_rec **v, size_t n,
 		i = j;
 	}
 	ss_free(&all);
+	if (denies.n) {
+		ss_sort_uniq(&denies);
+		buf_puts(out, "  # Seen only read inside a directory generalised for writing: kept so.\n");
+		for (size_t i = 0; i < denies.n; i++)
+			buf_puts(out, denies.v[i]);
+	}
+	ss_free(&denies);
 }
 
 static void gen_execs(const gen_ctx *c, const gen_opts *o, tr_rec **v, size_t n, buf *out)
@@ -611,6 +943,44 @@ static void gen_header(const trace *t, tr_rec **v, size_t n, buf *out)
 		   (unsigned long long)trace_total(t, TR_META, "lost"));
 }
 
+/* ---- a failed run ---- */
+
+/* An exec that failed other than by a PATH search (execvp tries each
+ * directory: ENOENT, ENOTDIR and EACCES there are how it looks). */
+static bool exec_failed(const tr_rec *r)
+{
+	const char *e = r->f[1];
+	return strcmp(e, "ok") && strcmp(e, "ENOENT") && strcmp(e, "ENOTDIR") && strcmp(e, "EACCES");
+}
+
+size_t gen_failures(const trace *t, buf *out)
+{
+	size_t n, nfail = 0;
+	tr_rec **v = trace_sorted(t, &n);
+	for (size_t i = 0; i < n; i++) {
+		const tr_rec *r = v[i];
+		unsigned long long cnt = (unsigned long long)r->count;
+		if (r->kind == TR_NET && (!strcmp(r->f[0], "bind") || !strcmp(r->f[0], "listen")) &&
+		    strcmp(r->f[5], "ok")) {
+			buf_printf(out, "%s %s %s %s port %s failed with %s (%llu time%s)\n", r->f[0],
+				   r->f[1], r->f[2], r->f[3], r->f[4], r->f[5], cnt, cnt == 1 ? "" : "s");
+			nfail++;
+		} else if (r->kind == TR_EXEC && exec_failed(r)) {
+			buf_printf(out, "exec %s failed with %s (%llu time%s)\n", r->f[0], r->f[1], cnt,
+				   cnt == 1 ? "" : "s");
+			nfail++;
+		} else if (r->kind == TR_META && r->nf == 2 && !strcmp(r->f[0], "exit") &&
+			   (!strncmp(r->f[1], "signal ", 7) ||
+			    (!strncmp(r->f[1], "status ", 7) && strcmp(r->f[1], "status 0")))) {
+			buf_printf(out, "the recorded command ended with %s (%llu run%s)\n", r->f[1], cnt,
+				   cnt == 1 ? "" : "s");
+			nfail++;
+		}
+	}
+	free(v);
+	return nfail;
+}
+
 static ir_program base_prog;
 
 static int load_base(const gen_opts *o, gen_ctx *c, char **err)
@@ -659,7 +1029,7 @@ int gen_policy(const trace *t, const gen_opts *o, buf *out, char **err)
 		buf_printf(out, "  use %s;\n", o->base);
 	buf body;
 	buf_init(&body);
-	gen_syscalls(&c, v, n, &body);
+	gen_syscalls(&c, o, v, n, &body);
 	gen_files(&c, o, v, n, &body);
 	gen_execs(&c, o, v, n, &body);
 	gen_net(&c, o, v, n, &body);

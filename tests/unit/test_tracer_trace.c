@@ -138,7 +138,20 @@ static void test_generalize(void **st)
 		{ "/tmp/plainname", true, "/tmp/plainname" },
 		{ "/tmp/tmp.Gc8XrrPpg4/dump.rdb", false, "/tmp/tmp.*/dump.rdb" },
 		{ "/var/lib/redis/temp-48213.rdb", true, "/var/lib/redis/temp-*.rdb" },
-		{ "/usr/lib/libfoo.so.123", false, "/usr/lib/libfoo.so.123" },
+		{ "/usr/lib/libfoo.so.123", false, "/usr/lib/lib*.so*" },
+		{ "/usr/lib/libfoo.so.123", true, "/usr/lib/libfoo.so.*" },
+		{ "/usr/lib/libfoo.so", false, "/usr/lib/libfoo.so" },
+		{ "/sys/devices/virtual/block/loop3/queue/rotational", false,
+		  "/sys/devices/virtual/block/loop[0-9]*/queue/rotational" },
+		{ "/dev/loop7", false, "/dev/loop[0-9]*" },
+		{ "/dev/loop-control", false, "/dev/loop-control" },
+		{ "/sys/block/zram0/size", false, "/sys/block/zram[0-9]*/size" },
+		{ "/sys/devices/pci0000:00/0000:00:03.0/virtio0/net/eth0/mtu", false,
+		  "/sys/devices/pci*/*:*/virtio[0-9]*/net/eth[0-9]*/mtu" },
+		{ "/dev/pts/4", true, "/dev/pts/[0-9]*" },
+		{ "/dev/null", true, "/dev/null" },
+		{ "/var/lib/mysql/#sql-12", false, "/var/lib/mysql/#sql-12" },
+		{ "/var/lib/mysql/tmp/#1573", true, "/var/lib/mysql/tmp/#[0-9]*" },
 		{ "/etc/we*ird[1]", false, "/etc/we\\*ird\\[1\\]" },
 	};
 	for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
@@ -173,8 +186,10 @@ static void test_gen(void **st)
 	assert_string_equal(s, buf_cstr(&b));
 	assert_non_null(strstr(s, "policy demo {\n  default deny syscall;\n"));
 	assert_non_null(strstr(s, "    close,"));
-	assert_non_null(strstr(s, "    read;"));
-	assert_true(strstr(s, "close,") < strstr(s, "read;"));
+	assert_non_null(strstr(s, "    read,"));
+	assert_non_null(strstr(s, "    readv,                       # family read"));
+	assert_true(strstr(s, "close,") < strstr(s, "read,"));
+	assert_null(strstr(s, "    write"));   /* read never implies write */
 	assert_non_null(strstr(s, "allow file \"/usr/share/zoneinfo/*\" read;"));
 	assert_null(strstr(s, "zoneinfo/f01"));
 	assert_non_null(strstr(s, "allow file \"/etc/passwd\" read;"));
@@ -187,6 +202,66 @@ static void test_gen(void **st)
 	trace_free(&t);
 }
 
+/* Collapsing never grants what was not seen: a read-only script in a
+ * directory of written files stays read-only, and libraries read in two
+ * subdirectories of /usr/lib do not make /usr/lib/\** readable. */
+static void test_gen_collapse(void **st)
+{
+	(void)st;
+	trace t;
+	trace_init(&t);
+	char p[96];
+	for (int i = 0; i < 10; i++) {
+		snprintf(p, sizeof p, "/srv/db/data/t%02d.frm", i);
+		trace_file(&t, p, "write", 0);
+		trace_file(&t, p, "read", 0);
+		snprintf(p, sizeof p, "/srv/db/logs/l%02d", i);
+		trace_file(&t, p, "append", 0);
+		snprintf(p, sizeof p, "/usr/lib/python3.11/m%02d.py", i);
+		trace_file(&t, p, "read", 0);
+		snprintf(p, sizeof p, "/usr/lib/python3/dist-packages/d%02d.py", i);
+		trace_file(&t, p, "read", 0);
+	}
+	trace_file(&t, "/srv/db/data/load.sql", "read", 0);
+	gen_opts o = { .name = "c" };
+	buf a;
+	buf_init(&a);
+	char *err = NULL;
+	assert_int_equal(gen_policy(&t, &o, &a, &err), 0);
+	char *s = buf_cstr(&a);
+	assert_non_null(strstr(s, "allow file \"/srv/db/data/*\" read, write;"));
+	assert_non_null(strstr(s, "deny file \"/srv/db/data/load.sql\" write;"));
+	assert_non_null(strstr(s, "allow file \"/srv/db/logs/*\" append;"));
+	assert_non_null(strstr(s, "allow file \"/usr/lib/python3.11/*\" read;"));
+	assert_null(strstr(s, "/usr/lib/**"));
+	free(s);
+	trace_free(&t);
+}
+
+static void test_gen_failures(void **st)
+{
+	(void)st;
+	trace t;
+	trace_init(&t);
+	sample(&t);
+	buf m;
+	buf_init(&m);
+	assert_int_equal(gen_failures(&t, &m), 0);
+	trace_meta(&t, "exit", "killed", 1);                /* polc record ended it */
+	trace_exec(&t, "/usr/local/bin/true", 2);          /* a PATH search */
+	assert_int_equal(gen_failures(&t, &m), 0);
+	trace_add(&t, TR_NET, 1, 6, "bind", "inet", "tcp", "127.0.0.1", "6379", "EADDRINUSE");
+	trace_meta(&t, "exit", "status 1", 1);
+	trace_meta(&t, "exit", "signal SIGSEGV", 1);
+	trace_exec(&t, "/usr/bin/x", 8);                    /* ENOEXEC */
+	assert_int_equal(gen_failures(&t, &m), 4);
+	char *s = buf_cstr(&m);
+	assert_non_null(strstr(s, "bind inet tcp 127.0.0.1 port 6379 failed with EADDRINUSE"));
+	assert_non_null(strstr(s, "ended with signal SIGSEGV"));
+	free(s);
+	trace_free(&t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -196,6 +271,8 @@ int main(void)
 		cmocka_unit_test(test_blank_lines),
 		cmocka_unit_test(test_generalize),
 		cmocka_unit_test(test_gen),
+		cmocka_unit_test(test_gen_collapse),
+		cmocka_unit_test(test_gen_failures),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
