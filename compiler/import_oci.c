@@ -24,6 +24,7 @@ typedef struct {
 	src_file *f;
 	yaml_document_t doc;
 	int nerr;
+	bool yaml_ints;            /* YAML 1.1 integers: 0x hex too (vArmor's YAML) */
 } reader;
 
 static src_loc mark_loc(reader *r, yaml_mark_t m)
@@ -65,9 +66,12 @@ static bool u64(reader *r, yaml_node_t *n, const char *what, uint64_t max, uint6
 {
 	const char *s = n->type == YAML_SCALAR_NODE && n->data.scalar.style == YAML_PLAIN_SCALAR_STYLE
 			? (const char *)n->data.scalar.value : NULL;
-	char *end;
+	char *end = NULL;
 	errno = 0;
-	unsigned long long v = s && isdigit((unsigned char)*s) ? strtoull(s, &end, 10) : 0;
+	bool hex = r->yaml_ints && s && (!strncmp(s, "0x", 2) || !strncmp(s, "0X", 2)) &&
+		   isxdigit((unsigned char)s[2]);
+	unsigned long long v = hex ? strtoull(s + 2, &end, 16)
+			       : s && isdigit((unsigned char)*s) ? strtoull(s, &end, 10) : 0;
 	if (!s || !isdigit((unsigned char)*s) || *end || errno || v > max) {
 		rerr(r, n, "%s must be an integer 0..%llu", what, (unsigned long long)max);
 		return false;
@@ -834,6 +838,7 @@ int import_oci_syscalls(yaml_document_t *doc, yaml_node_t *list, src_file *f,
 	r.d = d;
 	r.f = f;
 	r.doc = *doc;              /* a shallow copy, read only: the caller owns it */
+	r.yaml_ints = true;        /* a YAML policy's entries, not OCI JSON */
 	yaml_node_item_t *b, *e;
 	if (!seq(&r, list, label, &b, &e))
 		return -1;

@@ -37,6 +37,7 @@ typedef struct {
 	diag_ctx libd;             /* the rule library, for its names */
 	ir_program lib;
 	bool have_lib, privileged;
+	const char *verb;          /* a bpfRawRules entry's verdict: its qualifiers */
 } vr;
 
 /* ---- YAML access ---- */
@@ -102,6 +103,38 @@ static void check_keys(vr *r, yaml_node_t *map, const char *what, const char *co
 		else
 			diag_warn(r->d, loc_of(r, k), "unknown key '%s' in %s ignored", ks, what);
 	}
+}
+
+/* A bpfRawRules entry's qualifiers as its polc verdict: none or `deny`
+ * (with or without `audit`) deny, `audit` alone only logs (vArmor's audit
+ * mode for that rule: allowed, logged), so it is polc's `audit`. */
+static bool want_seq(vr *r, yaml_node_t *n, const char *what, yaml_node_item_t **b,
+		     yaml_node_item_t **e);
+
+static bool qualify(vr *r, yaml_node_t *n, const char *what)
+{
+	r->verb = "deny";
+	yaml_node_t *q = get(r, n, "qualifiers");
+	yaml_node_item_t *b, *e;
+	if (!q || is_null(q))
+		return true;
+	if (!want_seq(r, q, "qualifiers", &b, &e))
+		return false;
+	bool audit = false, deny = false;
+	for (; b < e; b++) {
+		const char *w = scalar(nd(r, *b));
+		if (w && !strcmp(w, "audit"))
+			audit = true;
+		else if (w && !strcmp(w, "deny"))
+			deny = true;
+		else {
+			verr(r, nd(r, *b), "%s: unknown qualifier '%s' (audit, deny)", what, w ? w : "?");
+			return false;
+		}
+	}
+	if (audit && !deny)
+		r->verb = "audit";
+	return true;
 }
 
 static bool want_map(vr *r, yaml_node_t *n, const char *what)
@@ -204,12 +237,18 @@ static void unmapped(vr *r, src_loc l, const char *what, const char *fmt, ...)
 static const struct { const char *varmor, *polc; } aliases[] = {
 	{ "disallow-load-ebpf", "disallow-load-bpf-prog" },     /* vArmor's old id */
 	{ "disable-cap-privileged", "disable-cap-privilege" },
+	{ "block-access-to-metadata-service", "disallow-metadata-service" },
+	{ "disable-ipv4", "disable-inet" },                     /* vArmor's second names */
+	{ "disable-ipv6", "disable-inet6" },
 };
 
 static const struct { const char *name, *why; } not_in_library[] = {
 	{ "ingress-nightmare-mitigation", "it blocks ingress-nginx's admission service, whose "
 	  "addresses vArmor looks up in the cluster; write `deny network connect to ADDRESS` "
 	  "statements for them" },
+	{ "block-access-to-kube-apiserver", "it blocks the ClusterIP and the endpoints of the "
+	  "kubernetes Service in the default namespace, which vArmor looks up in the cluster; "
+	  "write `deny network connect to ADDRESS` statements for them" },
 };
 
 static bool load_library(vr *r)
@@ -364,6 +403,10 @@ static char *to_glob(const char *pat, bool aa, const char **why)
 {
 	buf b;
 	buf_init(&b);
+	/* vArmor's "**" matches across '/', so "**ping" is every path ending
+	 * in "ping": the same as "/" "**ping" for the absolute paths checked */
+	if (!strncmp(pat, "**", 2))
+		buf_puts(&b, "/");
 	for (const char *s = pat; *s;) {
 		if (aa && s[0] == '@' && s[1] == '{') {
 			size_t i = 0;
@@ -896,8 +939,10 @@ static void bpf_files(vr *r, yaml_node_t *list, bool processes)
 		snprintf(what, sizeof what, "%s[%zu]", lname, i);
 		if (!want_map(r, n, what))
 			continue;
-		static const char *const keys[] = { "pattern", "permissions", NULL };
+		static const char *const keys[] = { "pattern", "permissions", "qualifiers", NULL };
 		check_keys(r, n, what, keys);
+		if (!qualify(r, n, what))
+			continue;
 		comment(r, what, loc_of(r, n).line);
 		yaml_node_t *pn = get(r, n, "pattern");
 		const char *pat = pn ? want_str(r, pn, "pattern") : NULL;
@@ -918,18 +963,18 @@ static void bpf_files(vr *r, yaml_node_t *list, bool processes)
 				unmapped(r, loc_of(r, n), what, "a process rule maps only with the exec "
 					 "permission");
 			} else {
-				buf_puts(&r->body, "\tdeny exec ");
+				buf_printf(&r->body, "\t%s exec ", r->verb);
 				put_string(&r->body, g);
 				buf_puts(&r->body, ";\n");
 			}
 		} else {
 			if (pm & ~IR_PERM_EXEC) {
-				buf_puts(&r->body, "\tdeny file ");
+				buf_printf(&r->body, "\t%s file ", r->verb);
 				put_string(&r->body, g);
 				put_perms(&r->body, pm & ~IR_PERM_EXEC);
 				buf_puts(&r->body, pm & IR_PERM_EXEC ? ", exec;\n" : ";\n");
 			} else {
-				buf_puts(&r->body, "\tdeny file ");
+				buf_printf(&r->body, "\t%s file ", r->verb);
 				put_string(&r->body, g);
 				buf_puts(&r->body, " exec;\n");
 			}
@@ -976,8 +1021,10 @@ static void bpf_sockets(vr *r, yaml_node_t *list)
 		snprintf(what, sizeof what, "bpfRawRules.network.sockets[%zu]", i);
 		if (!want_map(r, n, what))
 			continue;
-		static const char *const keys[] = { "domains", "types", "protocols", NULL };
+		static const char *const keys[] = { "domains", "types", "protocols", "qualifiers", NULL };
 		check_keys(r, n, what, keys);
+		if (!qualify(r, n, what))
+			continue;
 		comment(r, what, loc_of(r, n).line);
 		const char *dom[48], *typ[8], *pro[8];
 		size_t nd_, nt, np;
@@ -1006,7 +1053,7 @@ static void bpf_sockets(vr *r, yaml_node_t *list)
 		size_t npv = nt ? nt : np;
 		for (size_t k = 0; k < (nd_ ? nd_ : 1); k++)
 			for (size_t m = 0; m < (npv ? npv : 1); m++)
-				buf_printf(&r->body, "\tdeny network%s%s%s%s;\n", nd_ ? " " : "",
+				buf_printf(&r->body, "\t%s network%s%s%s%s;\n", r->verb, nd_ ? " " : "",
 					   nd_ ? dom[k] : "", npv ? " " : "", npv ? pv[m] : "");
 	}
 }
@@ -1077,20 +1124,24 @@ static void bpf_egress(vr *r, yaml_node_t *eg)
 		snprintf(what, sizeof what, "bpfRawRules.network.egress.toDestinations[%zu]", i);
 		if (!want_map(r, n, what))
 			continue;
-		static const char *const dkeys[] = { "ip", "cidr", "ports", NULL };
+		static const char *const dkeys[] = { "ip", "cidr", "ports", "qualifiers", NULL };
 		check_keys(r, n, what, dkeys);
+		if (!qualify(r, n, what))
+			continue;
 		comment(r, what, loc_of(r, n).line);
 		yaml_node_t *ipn = get(r, n, "ip"), *cn = get(r, n, "cidr");
 		const char *ip = ipn ? want_str(r, ipn, "ip") : NULL;
 		const char *cidr = cn ? want_str(r, cn, "cidr") : NULL;
 		if ((ipn && !ip) || (cn && !cidr))
 			continue;
-		if (!!ip == !!cidr) {
+		if (ip && cidr) {
 			verr(r, n, "%s: give one of ip and cidr", what);
 			continue;
 		}
 		const char *addrs[2], *why = NULL;
-		int na = dest_addrs(ip, cidr, addrs, &why);
+		/* ports alone: to every address (vArmor matches the port only) */
+		int na = !ip && !cidr ? (addrs[0] = "0.0.0.0/0", addrs[1] = "::/0", 2)
+				      : dest_addrs(ip, cidr, addrs, &why);
 		if (na < 0) {
 			unmapped(r, loc_of(r, ipn ? ipn : cn), what, "'%s': %s", ip ? ip : cidr, why);
 			continue;
@@ -1123,7 +1174,7 @@ static void bpf_egress(vr *r, yaml_node_t *eg)
 			continue;
 		for (int a = 0; a < na; a++)
 			for (size_t k = 0; k < (np ? np : 1); k++) {
-				buf_printf(&r->body, "\tdeny network connect to %s", addrs[a]);
+				buf_printf(&r->body, "\t%s network connect to %s", r->verb, addrs[a]);
 				if (np)
 					buf_printf(&r->body, " port %s", ports[k]);
 				buf_puts(&r->body, ";\n");
@@ -1136,8 +1187,10 @@ static void bpf_ptrace(vr *r, yaml_node_t *n)
 	const char *what = "bpfRawRules.ptrace";
 	if (!want_map(r, n, what))
 		return;
-	static const char *const keys[] = { "strictMode", "permissions", NULL };
+	static const char *const keys[] = { "strictMode", "permissions", "qualifiers", NULL };
 	check_keys(r, n, what, keys);
+	if (!qualify(r, n, what))
+		return;
 	comment(r, what, loc_of(r, n).line);
 	bool strict;
 	const char *pv[8];
@@ -1168,7 +1221,7 @@ static void bpf_ptrace(vr *r, yaml_node_t *n)
 			 "polc denies it everywhere\n");
 	}
 	if (rd || tr)
-		buf_printf(&r->body, "\tdeny ptrace%s;\n", rd && !tr ? " read" : tr && !rd ? " trace" : "");
+		buf_printf(&r->body, "\t%s ptrace%s;\n", r->verb, rd && !tr ? " read" : tr && !rd ? " trace" : "");
 }
 
 static void bpf_mounts(vr *r, yaml_node_t *list)
@@ -1182,8 +1235,10 @@ static void bpf_mounts(vr *r, yaml_node_t *list)
 		snprintf(what, sizeof what, "bpfRawRules.mounts[%zu]", i);
 		if (!want_map(r, n, what))
 			continue;
-		static const char *const keys[] = { "sourcePattern", "fstype", "flags", NULL };
+		static const char *const keys[] = { "sourcePattern", "fstype", "flags", "qualifiers", NULL };
 		check_keys(r, n, what, keys);
+		if (!qualify(r, n, what))
+			continue;
 		comment(r, what, loc_of(r, n).line);
 		yaml_node_t *sn = get(r, n, "sourcePattern"), *fn = get(r, n, "fstype");
 		const char *src = sn ? want_str(r, sn, "sourcePattern") : NULL;
@@ -1217,13 +1272,13 @@ static void bpf_mounts(vr *r, yaml_node_t *list)
 			continue;
 		}
 		if (all) {
-			buf_puts(&r->body, "\tdeny mount");
+			buf_printf(&r->body, "\t%s mount", r->verb);
 			if (!anyfs)
 				buf_printf(&r->body, " fstype %s", fs);
 			buf_puts(&r->body, ";\n");
 		}
 		if (umount)
-			buf_puts(&r->body, "\tdeny umount;\n");
+			buf_printf(&r->body, "\t%s umount;\n", r->verb);
 	}
 }
 
@@ -1414,6 +1469,13 @@ static int import_root(vr *r, yaml_node_t *root, buf *out)
 		"defenseInDepth", "privileged", "seccomp", "customPolicy", "modelOptions", NULL };
 	check_keys(r, pol, "spec.policy", pkeys);
 	fc.enforcer = want_text(r, pol, "enforcer", "spec.policy", false);
+	if (fc.enforcer && strstr(fc.enforcer, "NetworkProxy")) {
+		verr(r, get(r, pol, "enforcer"), "enforcer NetworkProxy cannot be imported: vArmor's "
+		     "network proxy is a sidecar proxy (TLS interception, HTTP, DNS and domain rules, "
+		     "header injection) with no polc equivalent; polc enforces connect and bind by "
+		     "address and port in the kernel (bpfRawRules.network.egress)");
+		return -1;
+	}
 	yaml_node_t *mn = get(r, pol, "mode");
 	if (!(fc.mode = want_text(r, pol, "mode", "spec.policy", true)))
 		return -1;
@@ -1436,10 +1498,20 @@ static int import_root(vr *r, yaml_node_t *root, buf *out)
 		r->privileged = priv_old;
 		if (ep && !is_null(ep))
 			diag_warn(r->d, loc_of(r, ep), "enhanceProtect ignored: mode is %s", fc.mode);
+	} else if (!strcmp(fc.mode, "BehaviorModeling")) {
+		verr(r, mn, "mode BehaviorModeling cannot be imported: it enforces nothing, it records "
+		     "what the workload does in the cluster to build a profile later; polc's "
+		     "equivalent is `polc record` then `polc gen`");
+		return -1;
+	} else if (!strcmp(fc.mode, "DefenseInDepth")) {
+		verr(r, mn, "mode DefenseInDepth cannot be imported: its profile is the behaviour "
+		     "vArmor modelled in the cluster (an ArmorProfileModel from a BehaviorModeling "
+		     "run), which this file does not hold; record the workload with `polc record` "
+		     "and `polc gen` instead");
+		return -1;
 	} else {
 		verr(r, mn, "mode %s cannot be imported: polc reads EnhanceProtect, RuntimeDefault and "
-		     "AlwaysAllow policies (BehaviorModeling and DefenseInDepth profiles are built "
-		     "from what vArmor records in the cluster)", fc.mode);
+		     "AlwaysAllow policies", fc.mode);
 		return -1;
 	}
 	if (r->nerr)
@@ -1448,51 +1520,92 @@ static int import_root(vr *r, yaml_node_t *root, buf *out)
 	return r->nerr ? -1 : 0;
 }
 
-static int import_src(src_file *f, const varmor_opts *o, diag_ctx *d, buf *out)
+static bool varmor_kind(const char *k)
+{
+	return k && (!strcmp(k, "VarmorPolicy") || !strcmp(k, "VarmorClusterPolicy"));
+}
+
+/* One document: a vArmor policy is imported (its own policy block), any
+ * other kind is skipped with a note (a Deployment beside its policy). */
+static int import_doc(src_file *f, const varmor_opts *o, diag_ctx *d, yaml_document_t *doc,
+		      size_t ndocs, int *imported, buf *out)
 {
 	vr r;
 	memset(&r, 0, sizeof r);
 	r.d = d;
 	r.f = f;
 	r.o = o;
+	r.doc = *doc;
 	buf_init(&r.body);
-	yaml_parser_t p;
-	yaml_parser_initialize(&p);
-	yaml_parser_set_input_string(&p, (const unsigned char *)f->text, f->len);
-	int rc = -1;
-	if (!yaml_parser_load(&p, &r.doc)) {
-		src_loc l = { f, (int)p.problem_mark.line + 1, (int)p.problem_mark.column + 1 };
-		diag_error(d, l, "cannot read the YAML: %s%s%s", p.problem ? p.problem : "syntax error",
-			   p.context ? " " : "", p.context ? p.context : "");
-		yaml_parser_delete(&p);
-		return -1;
-	}
-	yaml_node_t *root = yaml_document_get_root_node(&r.doc);
-	yaml_document_t next;
-	if (!root) {
-		src_loc l = { f, 1, 1 };
-		diag_error(d, l, "empty file: no vArmor policy");
-	} else if (!yaml_parser_load(&p, &next)) {
-		src_loc l = { f, (int)p.problem_mark.line + 1, (int)p.problem_mark.column + 1 };
-		diag_error(d, l, "cannot read the YAML: %s", p.problem ? p.problem : "syntax error");
+	yaml_node_t *root = yaml_document_get_root_node(doc);
+	const char *kind = scalar(get(&r, root, "kind"));
+	int rc = 0;
+	if (ndocs > 1 && root && root->type == YAML_MAPPING_NODE && kind && !varmor_kind(kind)) {
+		diag_note(d, loc_of(&r, root), "skipped: a %s, not a VarmorPolicy or "
+			  "VarmorClusterPolicy", kind);
 	} else {
-		yaml_node_t *second = yaml_document_get_root_node(&next);
-		if (second) {
-			src_loc l = { f, (int)second->start_mark.line + 1, (int)second->start_mark.column + 1 };
-			diag_error(d, l, "a second YAML document: polc import reads one vArmor policy per file");
-		} else {
-			rc = import_root(&r, root, out);
-		}
-		yaml_document_delete(&next);
+		if (*imported && out->len)
+			buf_puts(out, "\n");
+		rc = import_root(&r, root, out);
+		if (rc == 0)
+			++*imported;
 	}
-	yaml_parser_delete(&p);
-	yaml_document_delete(&r.doc);
 	buf_free(&r.body);
 	free(r.used.v);
 	if (r.have_lib) {
 		ir_program_free(&r.lib);
 		diag_free(&r.libd);
 	}
+	return rc;
+}
+
+/* Every document of the stream: each vArmor policy becomes a polc policy. */
+static int import_src(src_file *f, const varmor_opts *o, diag_ctx *d, buf *out)
+{
+	yaml_parser_t p;
+	yaml_parser_initialize(&p);
+	yaml_parser_set_input_string(&p, (const unsigned char *)f->text, f->len);
+	yaml_document_t docs[64];
+	size_t n = 0;
+	int rc = 0;
+	for (;;) {
+		if (n == sizeof docs / sizeof *docs) {
+			src_loc l = { f, 1, 1 };
+			diag_error(d, l, "more than %zu YAML documents", n);
+			rc = -1;
+			break;
+		}
+		if (!yaml_parser_load(&p, &docs[n])) {
+			src_loc l = { f, (int)p.problem_mark.line + 1, (int)p.problem_mark.column + 1 };
+			diag_error(d, l, "cannot read the YAML: %s%s%s", p.problem ? p.problem : "syntax error",
+				   p.context ? " " : "", p.context ? p.context : "");
+			rc = -1;
+			break;
+		}
+		if (!yaml_document_get_root_node(&docs[n])) {
+			yaml_document_delete(&docs[n]);   /* the end of the stream */
+			break;
+		}
+		n++;
+	}
+	yaml_parser_delete(&p);
+	int imported = 0;
+	for (size_t i = 0; i < n && rc == 0; i++)
+		if (import_doc(f, o, d, &docs[i], n, &imported, out) < 0)
+			rc = -1;
+	if (rc == 0 && !imported) {
+		src_loc l = { f, 1, 1 };
+		diag_error(d, l, n ? "no VarmorPolicy or VarmorClusterPolicy in the file"
+				   : "empty file: no vArmor policy");
+		rc = -1;
+	}
+	if (rc == 0 && imported > 1 && o->name) {
+		diag_error(d, src_loc_none(), "--name: the file has %d vArmor policies, each named "
+			   "after its metadata.name", imported);
+		rc = -1;
+	}
+	for (size_t i = 0; i < n; i++)
+		yaml_document_delete(&docs[i]);
 	return rc;
 }
 

@@ -1,9 +1,10 @@
 /* import_varmor.h - a vArmor policy (VarmorPolicy or VarmorClusterPolicy,
  * crd.varmor.org/v1beta1) in, polc source out.
  *
- * Takes: the YAML text of one policy object, read with libyaml, and the
+ * Takes: YAML text, one or more documents, read with libyaml, and the
  *        target its syscallRawRules are evaluated for (import_oci.h).
- * Gives: one polc policy: `use runtime-default` unless the policy is
+ * Gives: one polc policy per VarmorPolicy/VarmorClusterPolicy document
+ *        (other kinds skipped with a note): `use runtime-default` unless the policy is
  *        privileged (vArmor then builds on AlwaysAllow), `mode audit` for
  *        allowViolations, a `use` of the library rule of the same name for
  *        every built-in rule (hardeningRules, attackProtectionRules,
