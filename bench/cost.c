@@ -6,9 +6,10 @@
  * weighed by its workload's recorded syscall mix (profiles/traces/: the
  * Redis trace for the presets and the Redis profile). Variants of each:
  *   polc            what `polc build --target seccomp` writes (polc's
- *                   plan handed to libseccomp, binary tree: optimize 2)
+ *                   own generator over the plan, backends/seccomp/codegen.c)
  *   polc profiled   the same with --profile-from the workload's trace
- *   plan O1         the same rules, libseccomp optimize 1 (linear scan)
+ *   plan O1, O2     the same plan handed to libseccomp, optimize 1 (linear
+ *                   scan) and 2 (binary tree: what polc wrote before)
  *   plan O1+prio    optimize 1 with seccomp_syscall_priority() from the mix
  *                   (libseccomp's own frequency hint)
  *   direct O1/O2    the policy's syscall statements added to libseccomp as
@@ -24,6 +25,7 @@
 #include "../backends/seccomp/seccomp.h"
 #include "../backends/seccomp/bpf_interp.h"
 #include "../compiler/compile.h"
+#include "../compiler/import_oci.h"
 #include "../tracer/sysmix.h"
 
 #include <errno.h>
@@ -32,8 +34,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { V_POLC, V_PROFILED, V_O1, V_O1PRIO, V_DIRECT1, V_DIRECT2, NVARIANT };
-static const char *const vname[NVARIANT] = { "polc", "polc profiled", "plan O1",
+enum { V_POLC, V_PROFILED, V_O1, V_O2, V_O1PRIO, V_DIRECT1, V_DIRECT2, NVARIANT };
+static const char *const vname[NVARIANT] = { "polc", "polc profiled", "plan O1", "plan O2",
 					     "plan O1+prio", "direct O1", "direct O2" };
 
 typedef struct {
@@ -41,14 +43,17 @@ typedef struct {
 	const char *text;      /* policy source, or NULL: file */
 	const char *file;      /* under srcdir */
 	const char *trace;     /* its mix, under srcdir */
+	bool oci;              /* file is an OCI/Docker profile: imported */
 } cpol;
 
 static const cpol policies[] = {
-	{ "AlwaysAllow", "policy a { use always-allow; }", NULL, "profiles/traces/redis.trace" },
-	{ "RuntimeDefault", "policy a { use runtime-default; }", NULL, "profiles/traces/redis.trace" },
-	{ "EnhanceProtect", "policy a { use enhance-protect; }", NULL, "profiles/traces/redis.trace" },
-	{ "redis profile", NULL, "profiles/redis.pol", "profiles/traces/redis.trace" },
-	{ "postgresql profile", NULL, "profiles/postgresql.pol", "profiles/traces/postgresql.trace" },
+	{ "Docker default", NULL, "tests/fuzz/corpus/import/docker-default-seccomp.json",
+	  "profiles/traces/redis.trace", true },
+	{ "AlwaysAllow", "policy a { use always-allow; }", NULL, "profiles/traces/redis.trace", false },
+	{ "RuntimeDefault", "policy a { use runtime-default; }", NULL, "profiles/traces/redis.trace", false },
+	{ "EnhanceProtect", "policy a { use enhance-protect; }", NULL, "profiles/traces/redis.trace", false },
+	{ "redis profile", NULL, "profiles/redis.pol", "profiles/traces/redis.trace", false },
+	{ "postgresql profile", NULL, "profiles/postgresql.pol", "profiles/traces/postgresql.trace", false },
 };
 
 /* The syscalls (x86_64 numbers) the plan allows without conditions. */
@@ -133,7 +138,7 @@ static int variant(const ir_policy *p, const sc_plan *pl, int k, const sys_freq 
 							       : sc_filter_new(pl, d);
 	if (!ctx)
 		return -1;
-	seccomp_attr_set(ctx, SCMP_FLTATR_CTL_OPTIMIZE, k == V_DIRECT2 ? 2 : 1);
+	seccomp_attr_set(ctx, SCMP_FLTATR_CTL_OPTIMIZE, k == V_DIRECT2 || k == V_O2 ? 2 : 1);
 	if (k == V_O1PRIO)
 		prioritize(ctx, mix, n);
 	int rc = sc_export(ctx, false, out, d);
@@ -180,6 +185,10 @@ static figures measure(const struct sock_filter *f, size_t len, const sys_freq *
 		g.cached_share += cached ? (double)mix[i].count : 0;
 		w += (double)mix[i].count;
 	}
+	/* any arguments: the longest path through the program bounds them all */
+	unsigned st = sc_longest_path(f, len);
+	if (st > g.worst)
+		g.worst = st;
 	if (w > 0) {
 		g.mean /= w;
 		g.mean_cached /= w;
@@ -194,7 +203,21 @@ static const ir_policy *compile_one(const bench_opts *o, const cpol *c, ir_progr
 {
 	compile_opts co = { 0 };
 	int rc;
-	if (c->text) {
+	if (c->oci) {
+		/* the same JSON runc hands libseccomp: imported as it is
+		 * evaluated on x86_64 under Linux 6.1 with Docker's caps */
+		char *path = xasprintf("%s/%s", o->srcdir, c->file);
+		import_opts io = { .name = "docker", .host = IR_ARCH_X86_64, .kmajor = 6, .kminor = 1 };
+		buf src;
+		buf_init(&src);
+		rc = import_oci_file(path, &io, d, &src);
+		if (!rc) {
+			buf_put(&src, "", 1);
+			rc = polc_compile_text(c->label, src.data, &co, d, prog);
+		}
+		buf_free(&src);
+		free(path);
+	} else if (c->text) {
 		rc = polc_compile_text(c->label, c->text, &co, d, prog);
 	} else {
 		char *path = xasprintf("%s/%s", o->srcdir, c->file);

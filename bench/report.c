@@ -377,10 +377,10 @@ static void md_workloads(const bresults *r, buf *out)
 
 static void md_filter(const bresults *r, buf *out)
 {
-	static const char *const pols[] = { "AlwaysAllow", "RuntimeDefault", "EnhanceProtect",
-					    "redis profile", "postgresql profile" };
-	static const char *const vars[] = { "polc", "polc profiled", "plan O1", "plan O1+prio",
-					    "direct O1", "direct O2" };
+	static const char *const pols[] = { "Docker default", "AlwaysAllow", "RuntimeDefault",
+					    "EnhanceProtect", "redis profile", "postgresql profile" };
+	static const char *const vars[] = { "polc", "polc profiled", "direct O1", "direct O2",
+					    "plan O1", "plan O2", "plan O1+prio" };
 	if (!br_find(r, "model", "filter", "polc", "AlwaysAllow", "mean"))
 		return;
 	buf_puts(out, "## seccomp filter cost model\n\nBPF instructions executed per syscall, "
@@ -389,22 +389,27 @@ static void md_filter(const bresults *r, buf *out)
 		 "trace for the presets and the Redis profile, the PostgreSQL trace for its "
 		 "profile; arguments 0, a trace has no values). *cached*: the same, with the "
 		 "syscalls the kernel's action cache (Linux 5.11+) skips counted as 0: those "
-		 "allowed without reading an argument. *worst*: the longest path over every "
-		 "x86_64 syscall number. *cache path*: of the syscalls the policy allows "
+		 "allowed without reading an argument. *worst*: the longest path through the "
+		 "program (a bound for any syscall with any arguments; the syscall named is the "
+		 "x86_64 number with the longest interpreted path, arguments 0 or all ones). "
+		 "*cache path*: of the syscalls the policy allows "
 		 "unconditionally, how many the filter decides without an argument load.\n\n"
-		 "Variants: **polc** is what `polc build --target seccomp` writes (polc's plan of "
-		 "disjoint regions, given to libseccomp with its binary-tree layout, optimize 2 — "
-		 "so \"libseccomp optimize 2 on the same rules\" is this row); **polc profiled** "
-		 "adds `--profile-from` the workload's trace; **plan O1** is the same rules at "
-		 "libseccomp's optimize 1 (linear), **+prio** with seccomp_syscall_priority() "
-		 "from the mix, libseccomp's own hint; **direct** adds the policy's syscall "
-		 "statements to libseccomp as written (as a hand-written program or runc would: "
-		 "libseccomp's default action and merging; mount/network/ptrace/signal statements "
-		 "are left out), at optimize 1 and 2.\n\n"
+		 "Variants: **polc** is what `polc build --target seccomp` writes: polc's own cBPF "
+		 "generator over its plan of disjoint regions (backends/seccomp/codegen.c; a "
+		 "weight-balanced search over syscall ranges laid out by a built-in typical "
+		 "server mix, not the trace); **polc profiled** adds `--profile-from` the "
+		 "workload's trace; **direct O1/O2** add the policy's syscall statements to "
+		 "libseccomp as written, at optimize 1 and 2 (as a hand-written program or runc "
+		 "would from the same JSON: libseccomp's default action and merging; mount/"
+		 "network/ptrace/signal statements are left out; Docker default is "
+		 "tests/fuzz/corpus/import/docker-default-seccomp.json imported for x86_64, "
+		 "Linux 6.1, Docker's capabilities); **plan O1/O2** hand polc's plan to "
+		 "libseccomp (O2 is what polc wrote before its own generator), **+prio** with "
+		 "seccomp_syscall_priority() from the mix, libseccomp's own hint.\n\n"
 		 "| policy | variant | length | mean | cached | worst | cache path |\n"
 		 "|---|---|---|---|---|---|---|\n");
-	for (size_t p = 0; p < 5; p++)
-		for (size_t v = 0; v < 6; v++) {
+	for (size_t p = 0; p < sizeof pols / sizeof *pols; p++)
+		for (size_t v = 0; v < sizeof vars / sizeof *vars; v++) {
 			double len = med(r, "model", "filter", vars[v], pols[p], "length");
 			if (isnan(len))
 				continue;

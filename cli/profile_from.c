@@ -31,9 +31,9 @@ int build_profiled(const ir_policy *p, const backend *b, const backend_opts *o,
 	sc_layout_info info;
 	int rc = sc_build_bpf_profiled(p, o->allow_partial, mix, n, d, out, &info);
 	if (!rc)
-		fprintf(stderr, "polc: --profile-from %s: %zu of %zu constant-verdict syscalls "
-			"decided first; %.2f -> %.2f instructions per syscall on its mix\n",
-			o->profile_trace, info.hot, info.eligible, info.mean_before, info.mean_after);
+		fprintf(stderr, "polc: --profile-from %s: laid out for its mix of %zu syscalls "
+			"(%zu tested first); %.2f -> %.2f instructions per syscall on its mix\n",
+			o->profile_trace, info.eligible, info.hot, info.mean_before, info.mean_after);
 	free(mix);
 	return rc;
 }

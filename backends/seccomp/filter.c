@@ -189,8 +189,83 @@ int sc_export(scmp_filter_ctx ctx, bool pfc, buf *out, diag_ctx *d)
 	return 0;
 }
 
+static int by_cost(const void *a, const void *b)
+{
+	const size_t *x = a, *y = b;
+	return x[1] < y[1] ? 1 : x[1] > y[1] ? -1 : (x[0] > y[0]) - (x[0] < y[0]);
+}
+
+/* The program would not load: say so, with the syscalls whose argument
+ * checks cost most and the statements behind them. */
+static void too_big(const ir_policy *p, const sc_codegen_info *ci, diag_ctx *d)
+{
+	diag_error(d, p->loc, "seccomp: the filter would be %zu instructions; the kernel "
+		   "loads at most %d (BPF_MAXINSNS); nothing written (simplify the "
+		   "argument conditions below, or split the policy)", ci->len, BPF_MAXINSNS);
+	size_t (*v)[2] = xcalloc(IR_NARCH * 1024, sizeof *v);
+	size_t n = 0;
+	for (size_t i = 0; i < IR_NARCH * 1024; i++)
+		if (ci->block_len[i]) {
+			v[n][0] = i;
+			v[n++][1] = ci->block_len[i];
+		}
+	xqsort(v, n, sizeof *v, by_cost);
+	for (size_t k = 0; k < n && k < 5; k++) {
+		ir_arch a = (ir_arch)(v[k][0] / 1024);
+		uint32_t nr = (uint32_t)(v[k][0] % 1024) | (a == IR_ARCH_X32 ? IR_X32_SYSCALL_BIT : 0);
+		char name[64];
+		if (!sys_name(a, nr, name, sizeof name))
+			snprintf(name, sizeof name, "%u", nr);
+		const ir_stmt_list *sl = &p->dom[IR_SYSCALL];
+		size_t nst = 0;
+		src_loc at = p->loc;
+		for (size_t i = 0; i < sl->n; i++)
+			if (sl->v[i].u.sys.nr[a] == (int)nr && sl->v[i].u.sys.ncond) {
+				if (!nst)
+					at = sl->v[i].loc;
+				nst++;
+			}
+		diag_note(d, at, "%s on %s: %zu instructions of argument checks, from %zu "
+			  "conditional statement%s (the first here)", name, ir_arch_name(a),
+			  v[k][1], nst, nst == 1 ? "" : "s");
+	}
+	free(v);
+}
+
+/* Policy -> polc's own program, laid out for mix (NULL: a typical one). */
+static int build_own(const ir_policy *p, bool allow_partial, const sys_freq *mix,
+		     size_t nmix, buf *out, diag_ctx *d, sc_codegen_info *ci)
+{
+	sc_plan pl;
+	if (sc_plan_build_for(p, allow_partial, false, d, &pl))
+		return -1;
+	buf b;
+	buf_init(&b);
+	sc_codegen(&pl, mix, nmix, &b, ci);
+	sc_plan_free(&pl);
+	if (ci->len > BPF_MAXINSNS) {
+		too_big(p, ci, d);
+		buf_free(&b);
+		return -1;
+	}
+	buf_put(out, b.data, b.len);
+	buf_free(&b);
+	return 0;
+}
+
+int sc_build_bpf_mix(const ir_policy *p, bool allow_partial, const sys_freq *mix,
+		     size_t nmix, diag_ctx *d, buf *out, sc_codegen_info *ci)
+{
+	sc_codegen_info *own = ci ? NULL : xcalloc(1, sizeof *own);
+	int rc = build_own(p, allow_partial, mix, nmix, out, d, ci ? ci : own);
+	free(own);
+	return rc;
+}
+
 static int build(const ir_policy *p, bool allow_partial, bool pfc, buf *out, diag_ctx *d)
 {
+	if (!pfc)
+		return sc_build_bpf_mix(p, allow_partial, NULL, 0, d, out, NULL);
 	sc_plan pl;
 	if (sc_plan_build(p, allow_partial, d, &pl))
 		return -1;

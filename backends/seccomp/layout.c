@@ -247,16 +247,35 @@ int sc_layout_profiled(const struct sock_filter *f, size_t len, const sys_freq *
 int sc_build_bpf_profiled(const ir_policy *p, bool allow_partial, const sys_freq *mix,
 			  size_t nmix, diag_ctx *d, buf *out, sc_layout_info *info)
 {
+	/* polc's generator lays the whole program out for the mix (hot chain
+	 * and tree); figures against the same generator's typical layout. */
+	sc_codegen_info *ci = xcalloc(1, sizeof *ci);
 	buf plain;
 	buf_init(&plain);
-	int rc = sc_build_bpf(p, allow_partial, d, &plain);
+	int rc = sc_build_bpf_mix(p, allow_partial, NULL, 0, d, &plain, ci);
 	if (!rc) {
-		rc = sc_layout_profiled((const struct sock_filter *)plain.data,
-					plain.len / sizeof(struct sock_filter), mix, nmix, out, info);
-		if (rc)
-			diag_error(d, src_loc_none(), "seccomp: the profiled layout would "
-				   "change a decision (internal error); build without --profile-from");
+		size_t len0 = ci->len;
+		double mean0 = sc_mix_mean((const struct sock_filter *)plain.data, len0, mix, nmix);
+		size_t start = out->len;
+		rc = sc_build_bpf_mix(p, allow_partial, mix, nmix, d, out, ci);
+		if (!rc && ci->mean > mean0) {
+			/* the typical layout serves this mix better: keep it */
+			out->len = start;
+			buf_put(out, plain.data, plain.len);
+			ci->len = len0;
+			ci->mean = mean0;
+			ci->hot = 0;
+		}
+		if (!rc && info) {
+			info->hot = ci->hot;
+			info->eligible = nmix;
+			info->len_before = len0;
+			info->len_after = ci->len;
+			info->mean_before = mean0;
+			info->mean_after = ci->mean;
+		}
 	}
 	buf_free(&plain);
+	free(ci);
 	return rc;
 }

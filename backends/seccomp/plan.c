@@ -382,6 +382,7 @@ typedef struct {
 	bool allow_partial;
 	diag_ctx *d;
 	ir_action sysdef;      /* effective syscall default */
+	bool lib;              /* for libseccomp: refuse what it would get wrong */
 } ctx;
 
 static ir_action dom_default(const ctx *c, ir_domain dom)
@@ -499,7 +500,7 @@ static int sys_part(const ctx *c, ir_arch a, uint32_t nr, const char *name, part
 		const ir_syscall *sy = &st->u.sys;
 		if (sy->nr[a] < 0 || (uint32_t)sy->nr[a] != nr)
 			continue;
-		for (size_t j = 0; j < sy->ncond && a == IR_ARCH_X32; j++)
+		for (size_t j = 0; j < sy->ncond && a == IR_ARCH_X32 && c->lib; j++)
 			if (!((sy->arg32 >> sy->conds[j].arg) & 1) &&
 			    !low32_exact(&sy->conds[j])) {
 				diag_error(c->d, st->loc, "seccomp: on x32, libseccomp "
@@ -511,7 +512,7 @@ static int sys_part(const ctx *c, ir_arch a, uint32_t nr, const char *name, part
 			}
 		if (rc)
 			break;
-		for (size_t k = 0; k < i && !rc; k++) {
+		for (size_t k = 0; k < i && !rc && c->lib; k++) {
 			const ir_stmt *prev = &sl->v[k];
 			if (prev->u.sys.nr[a] >= 0 && (uint32_t)prev->u.sys.nr[a] == nr)
 				rc = same_action_ranges(c, prev, st, name);
@@ -597,7 +598,7 @@ static int plan_sys(const ctx *c, const sc_plan *pl, ir_arch a, uint32_t nr, sc_
 		}
 	}
 	/* Regions with the filter default's action need no rule. */
-	size_t k = 0;
+	size_t k = 0, all = pt.n;
 	for (size_t i = 0; i < pt.n; i++) {
 		if (act_eq(pt.v[i].act, pl->def))
 			sc_dnf_free(&pt.v[i].dnf);
@@ -609,7 +610,7 @@ static int plan_sys(const ctx *c, const sc_plan *pl, ir_arch a, uint32_t nr, sc_
 		part_free(&pt);
 		return 0;
 	}
-	int mux = sys_multiplexed(a, nr);
+	int mux = c->lib ? sys_multiplexed(a, nr) : -1;
 	if (mux >= 0 && !sc_one_uncond_rule(ap, (uint32_t)mux)) {
 		const char *via = mux == 117 ? "ipc" : "socketcall";
 		src_loc at = c->p->loc;
@@ -631,6 +632,7 @@ static int plan_sys(const ctx *c, const sc_plan *pl, ir_arch a, uint32_t nr, sc_
 	snprintf(s->name, sizeof s->name, "%s", name);
 	s->v = pt.v;
 	s->n = pt.n;
+	s->complete = pt.n == all;
 	return 0;
 }
 
@@ -687,8 +689,14 @@ static size_t candidates(const ctx *c, ir_arch a, uint32_t **out)
 
 int sc_plan_build(const ir_policy *p, bool allow_partial, diag_ctx *d, sc_plan *out)
 {
+	return sc_plan_build_for(p, allow_partial, true, d, out);
+}
+
+int sc_plan_build_for(const ir_policy *p, bool allow_partial, bool libseccomp, diag_ctx *d,
+		      sc_plan *out)
+{
 	memset(out, 0, sizeof *out);
-	ctx c = { p, allow_partial, d, ir_effective(p, p->defaults[IR_SYSCALL]) };
+	ctx c = { p, allow_partial, d, ir_effective(p, p->defaults[IR_SYSCALL]), libseccomp };
 	out->def = c.sysdef;
 	if (c.sysdef.verdict == IR_DENY)
 		out->def.err = ENOSYS;  /* unknown syscalls; known ones get rules */

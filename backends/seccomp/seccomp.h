@@ -43,6 +43,9 @@ typedef struct {
 	sc_region *v;          /* disjoint; regions with the filter default's
 	                          action are left out */
 	size_t n;
+	bool complete;         /* none was left out: the regions cover every
+	                          argument value (codegen may then test all but
+	                          one of them) */
 } sc_sysplan;
 
 typedef struct {
@@ -65,21 +68,56 @@ typedef struct {
 #define SC_MAX_CONJ 4096
 
 int sc_plan_build(const ir_policy *p, bool allow_partial, diag_ctx *d, sc_plan *out);
+/* libseccomp false: the plan is for polc's own generator, which compares
+ * every word itself; the refusals of what libseccomp would merge or
+ * translate wrongly (same-action range pairs, x32 upper halves, i386
+ * socketcall/ipc copies) do not apply. sc_plan_build() is libseccomp true
+ * (PFC, OCI, SPO: runc builds those with libseccomp). */
+int sc_plan_build_for(const ir_policy *p, bool allow_partial, bool libseccomp, diag_ctx *d,
+		      sc_plan *out);
 void sc_plan_free(sc_plan *pl);
 
 /* The libseccomp filter of a plan. Returns NULL with a diagnostic. */
 scmp_filter_ctx sc_filter_new(const sc_plan *pl, diag_ctx *d);
-/* Policy -> raw BPF program bytes (what `--format bpf` writes). */
+/* Policy -> raw BPF program bytes (what `--format bpf` writes): polc's own
+ * generator (codegen.c) over the plan; PFC stays libseccomp's export. */
 int sc_build_bpf(const ir_policy *p, bool allow_partial, diag_ctx *d, buf *out);
 /* Append libseccomp's export of ctx: raw BPF, or PFC text when pfc. */
 int sc_export(scmp_filter_ctx ctx, bool pfc, buf *out, diag_ctx *d);
 
-/* Profile-guided layout (layout.c): raw BPF whose decisions are those of
- * sc_build_bpf() for every syscall, with the mix's frequent syscalls that
- * the filter decides without looking at arguments tested first. */
+/* polc's own code generator (codegen.c): the plan as a classic BPF
+ * program, appended to out as struct sock_filter (host order). The syscalls
+ * of mix (NULL: sc_typical_mix) are laid out for a low weighted mean.
+ * Never fails; the caller checks the length against BPF_MAXINSNS. */
 typedef struct {
-	size_t hot;            /* syscalls decided by the prefix */
-	size_t eligible;       /* mix syscalls with a constant verdict */
+	size_t len;            /* instructions */
+	size_t hot;            /* syscalls in the jeq chain per ABI block */
+	double mean;           /* over the mix, arguments 0 */
+	unsigned worst_nr;     /* longest path, every number, args 0 / ~0 */
+	size_t block_len[IR_NARCH * 1024];  /* argument block per syscall */
+} sc_codegen_info;
+int sc_codegen(const sc_plan *pl, const sys_freq *mix, size_t nmix, buf *out,
+	       sc_codegen_info *info);
+/* sc_build_bpf laid out for mix (NULL: typical); ci (may be NULL) gets
+ * the generator's figures. Refuses (exit 1 diagnostics, nothing appended)
+ * a program over BPF_MAXINSNS, naming the costliest statements. */
+int sc_build_bpf_mix(const ir_policy *p, bool allow_partial, const sys_freq *mix,
+		     size_t nmix, diag_ctx *d, buf *out, sc_codegen_info *ci);
+/* The longest path through f from its first instruction, whatever the
+ * data (a bound on the instructions any syscall with any arguments runs). */
+unsigned sc_longest_path(const struct sock_filter *f, size_t len);
+/* A typical server's syscall mix (x86_64) into out; returns the count. */
+size_t sc_typical_mix(sys_freq *out, size_t cap);
+
+/* Profile-guided layout: sc_build_bpf_profiled() is polc's generator laid
+ * out for the mix (its search tree weighted by it, a jeq chain when that
+ * lowers the mean), figures against the typical layout. sc_layout_profiled()
+ * (layout.c) puts a prefix of the mix's constant-verdict syscalls before
+ * any exported program (libseccomp's, for polc bench's comparison). */
+typedef struct {
+	size_t hot;            /* syscalls decided by the prefix (a jeq chain) */
+	size_t eligible;       /* mix syscalls (sc_build_bpf_profiled); with a
+	                          constant verdict (sc_layout_profiled) */
 	size_t len_before, len_after;       /* instructions */
 	double mean_before, mean_after;     /* instructions per syscall, mix-weighted */
 } sc_layout_info;

@@ -1,0 +1,754 @@
+/* codegen.c - the seccomp plan -> a classic BPF program (struct sock_filter),
+ * written here rather than by libseccomp.
+ *
+ * Layout:
+ *     ld arch; jeq X86_64 -> X; jeq I386 -> I; ret badarch
+ *     X: ld nr; jeq hot0 -> leaf; ...; decision tree over nr ranges
+ *     I: ld nr; ...
+ *     the trees' return instructions (one per distinct verdict)
+ *     one block per syscall whose verdict depends on its arguments, each
+ *     ending in its own shared return instructions
+ * The syscall numbers of one ABI block (x86_64 and x32 share an audit arch:
+ * x32's numbers carry 0x40000000) are cut into maximal ranges of one leaf
+ * (a constant verdict or an argument block): unknown numbers are ranges of
+ * the plan's default (ENOSYS under a deny default), so no syscall costs a
+ * rule of its own. A balanced binary search (jge) finds the range; before
+ * it, a short chain of jeq decides the mix's hottest syscalls, as many as
+ * lower the mix's mean. Paths that decide a syscall without conditions read
+ * only arch and nr: the kernel's action cache (kernel/seccomp.c,
+ * seccomp_cache_prepare) emulates them and skips the filter.
+ *
+ * An argument block tests the plan's regions (disjoint, each a DNF of
+ * comparisons) one conjunction after another; when the regions cover every
+ * value (sc_sysplan.complete), the costliest region is not tested at all:
+ * it is what is left. 64-bit comparisons test the upper word first, then
+ * the lower; i386 has no upper word (the kernel zero-extends, libseccomp
+ * compares the lower word only), so its upper-word tests are decided here.
+ * Jumps are symbolic until the end; a conditional jump farther than 255
+ * goes through a ja trampoline placed right after it.
+ */
+#include "seccomp.h"
+#include "bpf_interp.h"
+
+#include <linux/audit.h>
+#include <math.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NEXT_MAX 255
+
+typedef struct {
+	uint16_t code;
+	uint32_t k;
+	int jt, jf;            /* labels (conditional), jt alone for ja */
+} cg_insn;
+
+typedef struct { uint32_t ret; int label; } cg_ret;
+
+typedef struct {
+	cg_insn *v;
+	size_t n, cap;
+	size_t *lab;           /* label -> insn index it stands before */
+	size_t nlab, labcap;
+	cg_ret *pool;          /* return instructions not yet placed */
+	size_t npool, poolcap;
+} cg;
+
+static int label_new(cg *g)
+{
+	xgrow(&g->lab, &g->labcap, g->nlab + 1, sizeof *g->lab);
+	g->lab[g->nlab] = SIZE_MAX;
+	return (int)g->nlab++;
+}
+
+static void label_bind(cg *g, int l)
+{
+	g->lab[l] = g->n;
+}
+
+static size_t put(cg *g, uint16_t code, uint32_t k, int jt, int jf)
+{
+	xgrow(&g->v, &g->cap, g->n + 1, sizeof *g->v);
+	g->v[g->n] = (cg_insn){ code, k, jt, jf };
+	return g->n++;
+}
+
+static void ld(cg *g, uint32_t off)
+{
+	put(g, BPF_LD | BPF_W | BPF_ABS, off, -1, -1);
+}
+
+static void ja(cg *g, int l)
+{
+	put(g, BPF_JMP | BPF_JA, 0, l, -1);
+}
+
+static void jmp(cg *g, uint16_t op, uint32_t k, int t, int f)
+{
+	put(g, BPF_JMP | op | BPF_K, k, t, f);
+}
+
+/* The label of a return of ret, placed by the next pool_flush(). */
+static int ret_label(cg *g, uint32_t ret)
+{
+	for (size_t i = 0; i < g->npool; i++)
+		if (g->pool[i].ret == ret)
+			return g->pool[i].label;
+	xgrow(&g->pool, &g->poolcap, g->npool + 1, sizeof *g->pool);
+	g->pool[g->npool] = (cg_ret){ ret, label_new(g) };
+	return g->pool[g->npool++].label;
+}
+
+static void pool_flush(cg *g)
+{
+	for (size_t i = 0; i < g->npool; i++) {
+		label_bind(g, g->pool[i].label);
+		put(g, BPF_RET | BPF_K, g->pool[i].ret, -1, -1);
+	}
+	g->npool = 0;
+}
+
+static void cg_free(cg *g)
+{
+	free(g->v);
+	free(g->lab);
+	free(g->pool);
+	memset(g, 0, sizeof *g);
+}
+
+/* ---- symbolic -> real jumps, with trampolines ---- */
+
+static bool is_cond(const cg_insn *i)
+{
+	return BPF_CLASS(i->code) == BPF_JMP && BPF_OP(i->code) != BPF_JA;
+}
+
+/* Final program into out. far[i]: bit 0 jt, bit 1 jf go through a ja. */
+static void resolve(const cg *g, buf *out)
+{
+	uint8_t *far = xcalloc(g->n + 1, 1);
+	size_t *pos = xcalloc(g->n + 1, sizeof *pos);
+	for (bool again = true; again;) {
+		again = false;
+		size_t p = 0;
+		for (size_t i = 0; i < g->n; i++) {
+			pos[i] = p;
+			p += 1 + (far[i] & 1) + ((far[i] >> 1) & 1);
+		}
+		pos[g->n] = p;
+		for (size_t i = 0; i < g->n; i++) {
+			if (!is_cond(&g->v[i]))
+				continue;
+			size_t base = pos[i] + 1;
+			if (g->lab[g->v[i].jt] == SIZE_MAX || g->lab[g->v[i].jf] == SIZE_MAX)
+				abort();   /* a jump to a label never placed */
+			if (!(far[i] & 1) && pos[g->lab[g->v[i].jt]] - base > NEXT_MAX)
+				far[i] |= 1, again = true;
+			if (!(far[i] & 2) && pos[g->lab[g->v[i].jf]] - base > NEXT_MAX)
+				far[i] |= 2, again = true;
+		}
+	}
+	for (size_t i = 0; i < g->n; i++) {
+		const cg_insn *x = &g->v[i];
+		struct sock_filter f = { x->code, 0, 0, x->k };
+		size_t base = pos[i] + 1;
+		if (BPF_CLASS(x->code) == BPF_JMP && BPF_OP(x->code) == BPF_JA) {
+			f.k = (uint32_t)(pos[g->lab[x->jt]] - base);
+			buf_put(out, &f, sizeof f);
+			continue;
+		}
+		if (!is_cond(x)) {
+			buf_put(out, &f, sizeof f);
+			continue;
+		}
+		size_t t = pos[g->lab[x->jt]], e = pos[g->lab[x->jf]];
+		f.jt = (far[i] & 1) ? 0 : (uint8_t)(t - base);
+		f.jf = (far[i] & 2) ? (uint8_t)(far[i] & 1) : (uint8_t)(e - base);
+		buf_put(out, &f, sizeof f);
+		size_t at = base;
+		if (far[i] & 1) {
+			struct sock_filter j = { BPF_JMP | BPF_JA, 0, 0, (uint32_t)(t - (at + 1)) };
+			buf_put(out, &j, sizeof j);
+			at++;
+		}
+		if (far[i] & 2) {
+			struct sock_filter j = { BPF_JMP | BPF_JA, 0, 0, (uint32_t)(e - (at + 1)) };
+			buf_put(out, &j, sizeof j);
+		}
+	}
+	free(far);
+	free(pos);
+}
+
+/* ---- argument comparisons ---- */
+
+#define ARG_LO(i) ((uint32_t)offsetof(struct seccomp_data, args[i]))
+#define ARG_HI(i) (ARG_LO(i) + 4)
+
+typedef struct {
+	cg *g;
+	bool hz;               /* upper words are zero (i386) */
+	int a;                 /* word in A: offset, or -1 unknown */
+	int fail;              /* the conjunction's failure label */
+	int fail_a;            /* word in A there (-2: no jump yet) */
+} argctx;
+
+/* What A holds at a jump to l, when l is the failure label. */
+static void note(argctx *c, int l)
+{
+	if (l == c->fail)
+		c->fail_a = c->fail_a == -2 || c->fail_a == c->a ? c->a : -1;
+}
+
+static void cjmp(argctx *c, uint16_t op, uint32_t k, int t, int f)
+{
+	note(c, t);
+	note(c, f);
+	jmp(c->g, op, k, t, f);
+}
+
+static void cja(argctx *c, int l)
+{
+	note(c, l);
+	ja(c->g, l);
+}
+
+static void load(argctx *c, uint32_t off)
+{
+	if (c->a != (int)off)
+		ld(c->g, off);
+	c->a = (int)off;
+}
+
+/* (word & mask) == val ? t : f */
+static void test_word(argctx *c, uint32_t off, uint32_t mask, uint32_t val, int t, int f)
+{
+	load(c, off);
+	if (mask != 0xffffffffu) {
+		put(c->g, BPF_ALU | BPF_AND | BPF_K, mask, -1, -1);
+		c->a = -1;
+	}
+	cjmp(c, BPF_JEQ, val, t, f);
+}
+
+/* x op v ? t : f, op JGT or JGE, on the 64-bit argument arg. */
+static void order(argctx *c, unsigned arg, uint16_t op, uint64_t v, int t, int f)
+{
+	uint32_t vh = (uint32_t)(v >> 32), vl = (uint32_t)v;
+	if (c->hz) {
+		if (vh) {
+			cja(c, f);
+			return;
+		}
+	} else {
+		int lo = label_new(c->g);
+		load(c, ARG_HI(arg));
+		if (vh != 0xffffffffu)
+			cjmp(c, BPF_JGT, vh, t, lo);
+		label_bind(c->g, lo);
+		int lo2 = label_new(c->g);
+		cjmp(c, BPF_JEQ, vh, lo2, f);
+		label_bind(c->g, lo2);
+	}
+	load(c, ARG_LO(arg));
+	cjmp(c, op, vl, t, f);
+}
+
+/* (x & m) == v ? t : f */
+static void masked(argctx *c, unsigned arg, uint64_t m, uint64_t v, int t, int f)
+{
+	uint32_t mh = (uint32_t)(m >> 32), ml = (uint32_t)m;
+	uint32_t vh = (uint32_t)(v >> 32), vl = (uint32_t)v;
+	if ((v & ~m) || (c->hz && vh)) {
+		cja(c, f);
+		return;
+	}
+	if (mh && !c->hz) {
+		int next = ml ? label_new(c->g) : t;
+		test_word(c, ARG_HI(arg), mh, vh, next, f);
+		if (!ml)
+			return;
+		label_bind(c->g, next);
+	}
+	if (ml)
+		test_word(c, ARG_LO(arg), ml, vl, t, f);
+	else
+		cja(c, t);
+}
+
+static void ne(argctx *c, unsigned arg, uint64_t v, int t, int f)
+{
+	uint32_t vh = (uint32_t)(v >> 32), vl = (uint32_t)v;
+	if (c->hz && vh) {
+		cja(c, t);
+		return;
+	}
+	if (!c->hz) {
+		int lo = label_new(c->g);
+		load(c, ARG_HI(arg));
+		cjmp(c, BPF_JEQ, vh, lo, t);
+		label_bind(c->g, lo);
+	}
+	load(c, ARG_LO(arg));
+	cjmp(c, BPF_JEQ, vl, f, t);
+}
+
+static void atom(argctx *c, const struct scmp_arg_cmp *x, int t, int f)
+{
+	uint64_t v = x->datum_a;
+	switch (x->op) {
+	case SCMP_CMP_EQ: masked(c, x->arg, UINT64_MAX, v, t, f); break;
+	case SCMP_CMP_NE: ne(c, x->arg, v, t, f); break;
+	case SCMP_CMP_GT: order(c, x->arg, BPF_JGT, v, t, f); break;
+	case SCMP_CMP_GE: order(c, x->arg, BPF_JGE, v, t, f); break;
+	case SCMP_CMP_LE: order(c, x->arg, BPF_JGT, v, f, t); break;
+	case SCMP_CMP_LT: order(c, x->arg, BPF_JGE, v, f, t); break;
+	case SCMP_CMP_MASKED_EQ: masked(c, x->arg, x->datum_a, x->datum_b, t, f); break;
+	default: cja(c, f); break;
+	}
+}
+
+/* Can the conjunction never hold (a masked test whose value has bits
+ * outside its mask, or an upper word i386 does not have)? */
+static bool conj_dead(const sc_conj *k, bool hz)
+{
+	for (size_t i = 0; i < k->n; i++) {
+		const struct scmp_arg_cmp *x = &k->v[i];
+		uint64_t m = x->op == SCMP_CMP_MASKED_EQ ? x->datum_a : UINT64_MAX;
+		uint64_t v = x->op == SCMP_CMP_MASKED_EQ ? x->datum_b : x->datum_a;
+		if ((x->op == SCMP_CMP_MASKED_EQ || x->op == SCMP_CMP_EQ) &&
+		    ((v & ~m) || (hz && (v >> 32))))
+			return true;
+	}
+	return false;
+}
+
+static int by_arg(const void *a, const void *b)
+{
+	const struct scmp_arg_cmp *x = a, *y = b;
+	return (int)x->arg - (int)y->arg;
+}
+
+/* ok if the conjunction holds, else falls through; *a: the word in A on
+ * entry and on the way out (-1 unknown). */
+static void test_conj(cg *g, const sc_conj *k, bool hz, int ok, int *a)
+{
+	struct scmp_arg_cmp *v = xcalloc(k->n ? k->n : 1, sizeof *v);
+	memcpy(v, k->v, k->n * sizeof *v);
+	xqsort(v, k->n, sizeof *v, by_arg);
+	int fail = label_new(g);
+	argctx c = { g, hz, *a, fail, -2 };
+	for (size_t i = 0; i < k->n; i++) {
+		int t = i + 1 == k->n ? ok : label_new(g);
+		atom(&c, &v[i], t, fail);
+		if (i + 1 < k->n)
+			label_bind(g, t);
+	}
+	if (!k->n)
+		ja(g, ok);
+	label_bind(g, fail);
+	*a = c.fail_a == -2 ? -1 : c.fail_a;
+	free(v);
+}
+
+/* Rough instruction count of a region (to choose the one left untested). */
+static size_t region_cost(const sc_region *r)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < r->dnf.n; i++)
+		n += 1 + 3 * r->dnf.v[i].n;
+	return n;
+}
+
+static bool region_true(const sc_region *r)
+{
+	for (size_t i = 0; i < r->dnf.n; i++)
+		if (r->dnf.v[i].n == 0)
+			return true;
+	return false;
+}
+
+/* The argument block of s at label l. */
+static void arg_block(cg *g, const sc_sysplan *s, uint32_t def, bool hz, int l)
+{
+	label_bind(g, l);
+	int a = -1;
+	size_t rest = SIZE_MAX;
+	if (s->complete) {
+		rest = 0;
+		for (size_t i = 1; i < s->n; i++)
+			if (region_cost(&s->v[i]) > region_cost(&s->v[rest]))
+				rest = i;
+	}
+	for (size_t i = 0; i < s->n; i++) {
+		if (i == rest)
+			continue;
+		uint32_t ret = sc_action(s->v[i].act);
+		int ok = ret_label(g, ret);
+		for (size_t j = 0; j < s->v[i].dnf.n; j++)
+			if (!conj_dead(&s->v[i].dnf.v[j], hz))
+				test_conj(g, &s->v[i].dnf.v[j], hz, ok, &a);
+	}
+	put(g, BPF_RET | BPF_K, rest == SIZE_MAX ? def : sc_action(s->v[rest].act), -1, -1);
+	pool_flush(g);
+}
+
+/* ---- syscall numbers ---- */
+
+typedef struct {
+	uint32_t lo;           /* range [lo, next range's lo) */
+	int leaf;              /* label */
+} cg_range;
+
+typedef struct { cg_range *v; size_t n, cap; } rangelist;
+
+static void range_add(rangelist *r, uint32_t lo, int leaf)
+{
+	if (r->n && r->v[r->n - 1].leaf == leaf)
+		return;
+	xgrow(&r->v, &r->cap, r->n + 1, sizeof *r->v);
+	r->v[r->n++] = (cg_range){ lo, leaf };
+}
+
+/* A search tree over r[0..n) (w: each range's weight, prefix sums in
+ * pw[0..n]): each node splits where the weight on both sides is closest to
+ * equal, so the mix's frequent ranges sit near the root; every range
+ * carries a uniform share too (ranges_weigh), which bounds the depth. */
+static int tree(cg *g, const cg_range *r, const double *pw, size_t n)
+{
+	if (n == 1)
+		return r[0].leaf;
+	int l = label_new(g);
+	label_bind(g, l);
+	double half = (pw[0] + pw[n]) / 2;
+	size_t mid = 1;
+	for (size_t i = 2; i < n; i++)
+		if (fabs(pw[i] - half) < fabs(pw[mid] - half))
+			mid = i;
+	size_t at = put(g, BPF_JMP | BPF_JGE | BPF_K, r[mid].lo, -1, -1);
+	int left = tree(g, r, pw, mid);
+	int right = tree(g, r + mid, pw + mid, n - mid);
+	g->v[at].jt = right;
+	g->v[at].jf = left;
+	return l;
+}
+
+/* Prefix sums of the ranges' weights: MIX_SHARE from the mix (the calls
+ * that fall in the range, of this audit arch), the rest uniform: a range
+ * of weight at least (1 - MIX_SHARE) / n sits at depth at most
+ * log2(n / (1 - MIX_SHARE)) + 2 (weight-balanced trees). */
+#define MIX_SHARE 0.85
+static double *ranges_weigh(const rangelist *r, bool i386, const sys_freq *mix, size_t nmix)
+{
+	double *w = xcalloc(r->n + 1, sizeof *w), total = 0;
+	for (size_t i = 0; i < nmix; i++) {
+		if ((mix[i].arch == IR_ARCH_I386) != i386)
+			continue;
+		size_t lo = 0, hi = r->n;   /* last range with lo <= nr */
+		while (hi - lo > 1) {
+			size_t m = (lo + hi) / 2;
+			if (r->v[m].lo <= mix[i].nr)
+				lo = m;
+			else
+				hi = m;
+		}
+		w[lo + 1] += (double)mix[i].count;
+		total += (double)mix[i].count;
+	}
+	for (size_t i = 1; i <= r->n; i++)
+		w[i] = (total > 0 ? w[i] / total * MIX_SHARE : 0) +
+		       (1 - MIX_SHARE) / (double)r->n + w[i - 1];
+	return w;
+}
+
+/* What the filter does for each syscall of one ABI. */
+typedef struct {
+	const sc_sysplan *sys[1024];
+	int leaf[1024];        /* label, or -1: the plan's default */
+} abi_leaves;
+
+typedef struct {
+	const sc_plan *pl;
+	const sys_freq *mix;
+	size_t nmix;
+	size_t nhot;           /* jeq chain length per block */
+	abi_leaves abi[IR_NARCH];
+	struct {
+		int label;
+		const sc_sysplan *s;
+		ir_arch a;
+	} pend[IR_NARCH * 1024];  /* argument blocks to emit */
+	size_t npend;
+	size_t *block_len;        /* [arch * 1024 + nr]: instructions */
+} gen;
+
+static bool uncond(const sc_sysplan *s)
+{
+	return s->n == 1 && region_true(&s->v[0]) && s->v[0].dnf.n == 1;
+}
+
+static void leaves(cg *g, gen *x, ir_arch a)
+{
+	abi_leaves *al = &x->abi[a];
+	const sc_archplan *ap = &x->pl->arch[a];
+	uint32_t base = a == IR_ARCH_X32 ? IR_X32_SYSCALL_BIT : 0;
+	for (size_t i = 0; i < 1024; i++) {
+		al->sys[i] = NULL;
+		al->leaf[i] = -1;
+	}
+	for (size_t i = 0; i < ap->n; i++) {
+		uint32_t nr = ap->v[i].nr - base;
+		if (nr >= 1024)
+			continue;
+		const sc_sysplan *s = &ap->v[i];
+		al->sys[nr] = s;
+		if (uncond(s) && s->complete) {
+			al->leaf[nr] = ret_label(g, sc_action(s->v[0].act));
+		} else {
+			al->leaf[nr] = label_new(g);
+			x->pend[x->npend].label = al->leaf[nr];
+			x->pend[x->npend].s = s;
+			x->pend[x->npend++].a = a;
+		}
+	}
+}
+
+static int leaf_of(cg *g, gen *x, ir_arch a, uint32_t i)
+{
+	if (!x->pl->arch[a].present)
+		return ret_label(g, sc_action(x->pl->badarch));
+	if (i < 1024 && x->abi[a].leaf[i] >= 0)
+		return x->abi[a].leaf[i];
+	return ret_label(g, sc_action(x->pl->def));
+}
+
+/* The ranges of one audit arch: x86_64 then x32, or i386. */
+static void ranges_of(cg *g, gen *x, bool i386, rangelist *r)
+{
+	ir_arch lo = i386 ? IR_ARCH_I386 : IR_ARCH_X86_64;
+	for (uint32_t i = 0; i <= 1024; i++)
+		range_add(r, i, leaf_of(g, x, lo, i));
+	if (i386)
+		return;
+	for (uint32_t i = 0; i <= 1024; i++)
+		range_add(r, IR_X32_SYSCALL_BIT + i, leaf_of(g, x, IR_ARCH_X32, i));
+}
+
+static int by_count_desc(const void *a, const void *b)
+{
+	const sys_freq *x = a, *y = b;
+	if (x->count != y->count)
+		return x->count < y->count ? 1 : -1;
+	return x->nr < y->nr ? -1 : x->nr > y->nr;
+}
+
+/* The audit arch's block: ld nr, the hot chain, the tree. */
+static int nr_block(cg *g, gen *x, bool i386, const sys_freq *hot, size_t nhot)
+{
+	int l = label_new(g);
+	label_bind(g, l);
+	ld(g, (uint32_t)offsetof(struct seccomp_data, nr));
+	size_t k = 0;
+	for (size_t i = 0; i < nhot && k < x->nhot; i++) {
+		if ((hot[i].arch == IR_ARCH_I386) != i386)
+			continue;
+		uint32_t idx = hot[i].nr & ~(uint32_t)IR_X32_SYSCALL_BIT;
+		int leaf = leaf_of(g, x, hot[i].arch, idx);
+		int next = label_new(g);
+		jmp(g, BPF_JEQ, hot[i].nr, leaf, next);
+		label_bind(g, next);
+		k++;
+	}
+	rangelist r = { 0 };
+	ranges_of(g, x, i386, &r);
+	if (r.n == 1) {
+		ja(g, r.v[0].leaf);
+	} else {
+		double *pw = ranges_weigh(&r, i386, x->mix, x->nmix);
+		tree(g, r.v, pw, r.n);
+		free(pw);
+	}
+	free(r.v);
+	return l;
+}
+
+static void generate(gen *x, const sys_freq *hot, size_t nhot, buf *out)
+{
+	cg g = { 0 };
+	const sc_plan *pl = x->pl;
+	x->npend = 0;
+	for (int a = 0; a < IR_NARCH; a++)
+		if (pl->arch[a].present)
+			leaves(&g, x, (ir_arch)a);
+	bool has86 = pl->arch[IR_ARCH_X86_64].present || pl->arch[IR_ARCH_X32].present;
+	bool has32 = pl->arch[IR_ARCH_I386].present;
+	int bad = ret_label(&g, sc_action(pl->badarch));
+	int l86 = has86 ? label_new(&g) : bad, l32 = has32 ? label_new(&g) : bad;
+	ld(&g, (uint32_t)offsetof(struct seccomp_data, arch));
+	if (has86 && has32) {
+		int next = label_new(&g);
+		jmp(&g, BPF_JEQ, AUDIT_ARCH_X86_64, l86, next);
+		label_bind(&g, next);
+		jmp(&g, BPF_JEQ, AUDIT_ARCH_I386, l32, bad);
+	} else if (has86) {
+		jmp(&g, BPF_JEQ, AUDIT_ARCH_X86_64, l86, bad);
+	} else {
+		jmp(&g, BPF_JEQ, AUDIT_ARCH_I386, l32, bad);
+	}
+	if (has86) {
+		label_bind(&g, l86);
+		nr_block(&g, x, false, hot, nhot);
+	}
+	if (has32) {
+		label_bind(&g, l32);
+		nr_block(&g, x, true, hot, nhot);
+	}
+	pool_flush(&g);
+	for (size_t i = 0; i < x->npend; i++) {
+		size_t at = g.n;
+		ir_arch a = x->pend[i].a;
+		arg_block(&g, x->pend[i].s, sc_action(pl->def), a == IR_ARCH_I386, x->pend[i].label);
+		uint32_t nr = x->pend[i].s->nr & ~(uint32_t)IR_X32_SYSCALL_BIT;
+		if (x->block_len)
+			x->block_len[(size_t)a * 1024 + nr] = g.n - at;
+	}
+	resolve(&g, out);
+	cg_free(&g);
+}
+
+/* ---- the mix ---- */
+
+/* A typical server's syscall mix (x86_64), used when no trace is given:
+ * event loop, socket and file I/O, memory, time, locks. Weights are
+ * relative. */
+static const struct { const char *name; unsigned w; } typical[] = {
+	{ "read", 300 }, { "write", 300 }, { "epoll_wait", 100 }, { "recvfrom", 100 },
+	{ "sendto", 100 }, { "futex", 60 }, { "lseek", 50 }, { "pread64", 40 },
+	{ "pwrite64", 40 }, { "close", 30 }, { "epoll_ctl", 30 }, { "openat", 30 },
+	{ "newfstatat", 20 }, { "fstat", 20 }, { "mmap", 20 }, { "clock_gettime", 20 },
+	{ "poll", 20 }, { "writev", 20 }, { "epoll_pwait", 20 }, { "munmap", 10 },
+	{ "mprotect", 10 }, { "accept4", 10 }, { "rt_sigprocmask", 10 }, { "recvmsg", 10 },
+	{ "sendmsg", 10 }, { "ioctl", 10 }, { "fcntl", 10 }, { "statx", 5 },
+	{ "madvise", 5 }, { "brk", 5 }, { "nanosleep", 5 }, { "getrandom", 5 },
+	{ "sched_yield", 5 }, { "readv", 5 }, { "select", 5 }, { "getpid", 5 },
+	{ "fsync", 5 }, { "fdatasync", 5 }, { "getdents64", 2 }, { "rt_sigaction", 2 },
+	{ "clone", 1 }, { "clone3", 1 }, { "execve", 1 }, { "exit_group", 1 },
+};
+
+size_t sc_typical_mix(sys_freq *out, size_t cap)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < sizeof typical / sizeof typical[0] && n < cap; i++) {
+		int nr = sys_resolve(IR_ARCH_X86_64, typical[i].name);
+		if (nr >= 0)
+			out[n++] = (sys_freq){ IR_ARCH_X86_64, (uint32_t)nr, typical[i].w };
+	}
+	return n;
+}
+
+/* The longest path of f over every syscall number of every ABI (arguments
+ * at the extremes; argument blocks are measured by their length). */
+static unsigned worst_nr_path(const struct sock_filter *f, size_t len)
+{
+	unsigned w = 0;
+	static const uint32_t arch[] = { AUDIT_ARCH_X86_64, AUDIT_ARCH_X86_64, AUDIT_ARCH_I386 };
+	static const uint32_t base[] = { 0, IR_X32_SYSCALL_BIT, 0 };
+	for (int k = 0; k < 3; k++)
+		for (uint32_t i = 0; i < 1024; i++)
+			for (int v = 0; v < 2; v++) {
+				struct seccomp_data sd = { .nr = (int)(base[k] | i), .arch = arch[k] };
+				for (int j = 0; j < 6; j++)
+					sd.args[j] = v ? UINT64_MAX : 0;
+				bpf_run_info info;
+				bpf_interp(f, len, &sd, &info);
+				if (info.steps > w)
+					w = info.steps;
+			}
+	return w;
+}
+
+unsigned sc_longest_path(const struct sock_filter *f, size_t len)
+{
+	unsigned *l = xcalloc(len + 1, sizeof *l), best = 0;
+	for (size_t i = len; i-- > 0;) {
+		unsigned cls = BPF_CLASS(f[i].code), m = 0;
+		if (cls == BPF_RET) {
+			l[i] = 1;
+			continue;
+		}
+		size_t a = i + 1, b = i + 1;
+		if (cls == BPF_JMP && BPF_OP(f[i].code) == BPF_JA)
+			a = b = i + 1 + f[i].k;
+		else if (cls == BPF_JMP)
+			a = i + 1 + f[i].jt, b = i + 1 + f[i].jf;
+		if (a < len)
+			m = l[a];
+		if (b < len && l[b] > m)
+			m = l[b];
+		l[i] = 1 + m;
+	}
+	best = len ? l[0] : 0;
+	free(l);
+	return best;
+}
+
+/* Most hot syscalls in a jeq chain. */
+#define MAX_HOT 12
+
+int sc_codegen(const sc_plan *pl, const sys_freq *mix, size_t nmix, buf *out,
+	       sc_codegen_info *info)
+{
+	sys_freq tmix[64];
+	if (!mix) {
+		nmix = sc_typical_mix(tmix, 64);
+		mix = tmix;
+	}
+	gen *x = xcalloc(1, sizeof *x);
+	x->pl = pl;
+	x->mix = mix;
+	x->nmix = nmix;
+	sys_freq *hot = xcalloc(nmix ? nmix : 1, sizeof *hot);
+	memcpy(hot, mix, nmix * sizeof *hot);
+	xqsort(hot, nmix, sizeof *hot, by_count_desc);
+	/* How long a chain: the one with the lowest mix mean, the shortest
+	 * among those within 1% of it (a chain costs every cold syscall). */
+	double best = 0;
+	size_t bestk = 0;
+	double cost[MAX_HOT + 1];
+	for (size_t k = 0; k <= MAX_HOT && k <= nmix; k++) {
+		buf b;
+		buf_init(&b);
+		x->nhot = k;
+		generate(x, hot, nmix, &b);
+		cost[k] = sc_mix_mean((const struct sock_filter *)b.data,
+				      b.len / sizeof(struct sock_filter), mix, nmix);
+		buf_free(&b);
+		if (k == 0 || cost[k] < best) {
+			best = cost[k];
+			bestk = k;
+		}
+	}
+	for (size_t k = 0; k < bestk; k++)
+		if (cost[k] <= best * 1.01) {
+			bestk = k;
+			break;
+		}
+	x->nhot = bestk;
+	if (info)
+		x->block_len = info->block_len;
+	size_t start = out->len;
+	generate(x, hot, nmix, out);
+	const struct sock_filter *f = (const struct sock_filter *)(out->data + start);
+	size_t len = (out->len - start) / sizeof *f;
+	if (info) {
+		info->len = len;
+		info->hot = bestk;
+		info->mean = sc_mix_mean(f, len, mix, nmix);
+		info->worst_nr = worst_nr_path(f, len);
+	}
+	free(hot);
+	free(x);
+	return 0;
+}
