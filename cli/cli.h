@@ -21,6 +21,7 @@ typedef struct {
 	const char *target;
 	const char *format;
 	const char *output;
+	const char *mode;             /* run --mode enforce|audit */
 	const char *check;            /* build --check FILE */
 	const char *profile_from;     /* seccomp --profile-from TRACE */
 	const char *k8s_namespace;    /* --namespace (formats spo, k8s) */

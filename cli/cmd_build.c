@@ -20,7 +20,7 @@
 #include <unistd.h>
 
 enum { OPT_ALLOW_PARTIAL = 256, OPT_NO_LIBRARY, OPT_CHECK, OPT_PROFILE_FROM, OPT_WERROR, OPT_JSON, OPT_VM,
-       OPT_NAMESPACE, OPT_NAME, OPT_PROBES, OPT_SPO_VERSION };
+       OPT_NAMESPACE, OPT_NAME, OPT_PROBES, OPT_SPO_VERSION, OPT_MODE };
 
 static void push(const char ***v, size_t *n, const char *s)
 {
@@ -47,6 +47,7 @@ int cli_parse(cli_args *a, int argc, char **argv, bool allow_cmd)
 		{ "name", required_argument, 0, OPT_NAME },
 		{ "spo-version", required_argument, 0, OPT_SPO_VERSION },
 		{ "probes", no_argument, 0, OPT_PROBES },
+		{ "mode", required_argument, 0, OPT_MODE },
 		{ "help", no_argument, 0, 'h' },
 		{ 0, 0, 0, 0 }
 	};
@@ -90,6 +91,7 @@ int cli_parse(cli_args *a, int argc, char **argv, bool allow_cmd)
 			}
 			break;
 		case OPT_PROBES: a->probes = true; break;
+		case OPT_MODE: a->mode = optarg; break;
 		case 'h': cli_usage(argv[0], stdout); exit(EXIT_OK);
 		case ':':
 		default:
@@ -364,6 +366,15 @@ int cmd_run(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	const backend *b = pick_target(&a, "run");
+	bool audit = a.mode && !strcmp(a.mode, "audit");
+	if (b && a.mode && !audit && strcmp(a.mode, "enforce")) {
+		fprintf(stderr, "polc run: --mode '%s': expected enforce or audit\n", a.mode);
+		b = NULL;
+	} else if (b && audit && !a.output) {
+		fprintf(stderr, "polc run: --mode audit needs -o LOG (the trace of what the "
+			"policy would have refused)\n");
+		b = NULL;
+	}
 	if (!b) {
 		cli_done(&a);
 		return EXIT_USAGE;
@@ -383,7 +394,9 @@ int cmd_run(int argc, char **argv)
 		fprintf(stderr, "polc run: cannot execute '%s': %s\n", a.cmd[0], strerror(e));
 		r = e == ENOENT ? 127 : 126;
 	}
-	if (r == EXIT_OK)
+	if (r == EXIT_OK && audit)
+		r = run_audit(a.pol, b->name, a.allow_partial, prog, a.cmd, a.output);
+	else if (r == EXIT_OK)
 		r = run_confined(&a, b, prog);
 	free(prog);
 	cli_done(&a);

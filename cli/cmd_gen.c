@@ -24,6 +24,7 @@
 static int usage_to(FILE *f, int rc)
 {
 	fputs("usage: polc gen [OPTIONS] [-o FILE] TRACE...\n"
+	      "       polc gen --update PROFILE [OPTIONS] LOG...\n"
 	      "       polc gen --families\n"
 	      "Merge traces from polc record and write an allow-list policy.\n"
 	      "  -n, --name NAME          the policy's name (default: generated)\n"
@@ -35,6 +36,8 @@ static int usage_to(FILE *f, int rc)
 	      "  --include-failed         also events that failed (default: successful ones only)\n"
 	      "  --no-families            syscalls exactly as recorded, without their families\n"
 	      "  --families               list the syscall families and why each is one, then exit\n"
+	      "  --update PROFILE         add to PROFILE what the traces (polc run --mode audit\n"
+	      "                           logs) show it refusing; prints the diff, writes atomically\n"
 	      "  --strict                 a trace showing the workload failing (bind/listen/exec\n"
 	      "                           error, exit status != 0, signal) is an error, not a warning\n",
 	      f);
@@ -139,11 +142,13 @@ int cmd_gen(int argc, char **argv)
 		{ "no-families", no_argument, 0, 'N' },
 		{ "families", no_argument, 0, 'L' },
 		{ "strict", no_argument, 0, 'S' },
+		{ "update", required_argument, 0, 'U' },
 		{ "help", no_argument, 0, 'h' },
 		{ 0, 0, 0, 0 }
 	};
-	gen_opts o = { .name = "generated" };
-	const char *out = "-";
+	static const char dflt_name[] = "generated";
+	gen_opts o = { .name = dflt_name };
+	const char *out = "-", *update = NULL;
 	char *deny = NULL;
 	bool strict = false;
 	optind = 1;
@@ -164,6 +169,7 @@ int cmd_gen(int argc, char **argv)
 		case 'N': o.no_families = true; break;
 		case 'L': free(deny); return list_families();
 		case 'S': strict = true; break;
+		case 'U': update = optarg; break;
 		case 'h': free(deny); return usage_to(stdout, EXIT_OK);
 		default:
 			fprintf(stderr, "polc gen: unknown option or missing argument: '%s'\n",
@@ -193,6 +199,15 @@ int cmd_gen(int argc, char **argv)
 	buf b;
 	buf_init(&b);
 	char *err = NULL;
+	if (rc == EXIT_OK && update) {
+		/* --name selects the profile's policy; -o another file to write */
+		rc = gen_update(update, o.name == dflt_name ? NULL : o.name, &t, &o,
+				strcmp(out, "-") ? out : NULL);
+		buf_free(&b);
+		trace_free(&t);
+		free(deny);
+		return rc;
+	}
 	if (rc == EXIT_OK && gen_policy(&t, &o, &b, &err) < 0) {
 		fprintf(stderr, "polc gen: %s\n", err);
 		free(err);

@@ -31,5 +31,19 @@ struct ir_policy;
 int run_confine_seccomp(const struct ir_policy *p, int allow_partial);
 int run_confine_apparmor(const struct ir_policy *p, int allow_partial);
 int run_confine_bpf(const struct ir_policy *p, int allow_partial);
+/* `polc run --mode audit`: run the command (resolved prog, argv) in
+ * complain mode and write what the policy would have refused to log as a
+ * trace. Returns the command's exit status, or an exit code after saying
+ * why (cli/run_audit.c). */
+int run_audit(const struct ir_policy *p, const char *target, int allow_partial,
+	      const char *prog, char *const *argv, const char *log);
+
+/* `polc gen --update PROFILE LOG...` (cli/gen_update.c): add to policy
+ * (NULL: the only one) of PROFILE what t shows it refusing, generalised as
+ * gen_policy does; shows the diff on stdout and writes PROFILE (or out)
+ * atomically if the result compiles. Returns an exit code. */
+#include "../tracer/gen.h"
+int gen_update(const char *profile, const char *policy, const trace *t, gen_opts *o,
+	       const char *out);
 
 #endif

@@ -24,7 +24,8 @@ static const command commands[] = {
 	  "           bpf: bundle, json. spo: Security Profiles Operator object; k8s: it plus\n"
 	  "           the pod securityContext selecting it",
 	  "compile a policy for one enforcer (stdout without -o)" },
-	{ "run", cmd_run, "polc run --target seccomp|apparmor|bpf [--policy NAME] [--allow-partial] FILE -- CMD [ARGS...]",
+	{ "run", cmd_run, "polc run --target seccomp|apparmor|bpf [--policy NAME] [--allow-partial]\n"
+	  "           [--mode enforce|audit -o LOG] FILE -- CMD [ARGS...]",
 	  "run CMD confined by the policy" },
 	{ "rules", cmd_rules, "polc rules [--json] [NAME]", "list the rule library, or print one rule" },
 	{ "record", cmd_record, "polc record [--tracer ebpf|ptrace] [--duration S] -o TRACE -- CMD [ARGS...]",
@@ -32,6 +33,7 @@ static const command commands[] = {
 	{ "gen", cmd_gen, "polc gen TRACE... [--name NAME] [--base PRESET] [-o OUT.pol]\n"
 	  "           [--deny-default DOMAINS] [--dir-threshold N] [--include-failed]\n"
 	  "           [--no-families] [--strict]   (polc gen --help: each option)\n"
+	  "       polc gen --update PROFILE LOG...   (add what PROFILE refused; shows the diff)\n"
 	  "       polc gen --families   (the syscall families and why each is one)",
 	  "generate a minimal policy from traces" },
 	{ "load", cmd_load, "polc load BUNDLE --cgroup PATH", "load a BPF LSM bundle for a cgroup" },

@@ -1019,6 +1019,8 @@ int gen_policy(const trace *t, const gen_opts *o, buf *out, char **err)
 	gen_ctx c = { NULL };
 	if (o->base && load_base(o, &c, err) < 0)
 		return -1;
+	if (o->known && !o->base)
+		c.base = o->known;
 	size_t n;
 	tr_rec **v = trace_sorted(t, &n);
 	gen_header(t, v, n, out);
@@ -1040,7 +1042,7 @@ int gen_policy(const trace *t, const gen_opts *o, buf *out, char **err)
 	buf_puts(out, "}\n");
 	buf_free(&body);
 	free(v);
-	if (c.base)
+	if (o->base && c.base)
 		ir_program_free(&base_prog);
 	return 0;
 }

@@ -31,6 +31,8 @@ typedef struct {
 	const char *deny_defaults; /* extra "default deny" domains, e.g.
 	                              "file, exec" (NULL: syscall only) */
 	bool no_families;          /* keep syscalls exactly as recorded */
+	const struct ir_policy *known; /* gen --update: leave out, as with base,
+	                              what this policy already allows */
 } gen_opts;
 
 /* A syscall family: entry points to one operation on one kind of object,

@@ -33,6 +33,14 @@ typedef struct {
 int record_ptrace(const record_opts *o, trace *out, char **err);
 int record_ebpf(const record_opts *o, trace *out, char **err);
 
+/* `polc run --mode audit` (seccomp): run prog with argv under filter
+ * (ninsn instructions; its refusals turned into SECCOMP_RET_USER_NOTIF, see
+ * sc_build_audit_bpf) with polc as the supervisor: each notified call is
+ * added to out as a syscall record and then continues as if allowed.
+ * Returns 0 with the command's wait status in *status, or -1 with *err. */
+int record_notify(const void *filter, size_t ninsn, const char *prog, char *const *argv,
+		  trace *out, int *status, char **err);
+
 /* Can the eBPF tracer run here? If not, *why (static) says why. */
 bool ebpf_available(const char **why);
 

@@ -82,6 +82,9 @@ scmp_filter_ctx sc_filter_new(const sc_plan *pl, diag_ctx *d);
 /* Policy -> raw BPF program bytes (what `--format bpf` writes): polc's own
  * generator (codegen.c) over the plan; PFC stays libseccomp's export. */
 int sc_build_bpf(const ir_policy *p, bool allow_partial, diag_ctx *d, buf *out);
+/* sc_build_bpf() with every refusal (kill, trap, errno, trace) turned into
+ * SECCOMP_RET_USER_NOTIF: `polc run --mode audit` (audit.c). */
+int sc_build_audit_bpf(const ir_policy *p, bool allow_partial, diag_ctx *d, buf *out);
 /* Append libseccomp's export of ctx: raw BPF, or PFC text when pfc. */
 int sc_export(scmp_filter_ctx ctx, bool pfc, buf *out, diag_ctx *d);
 
