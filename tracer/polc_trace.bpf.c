@@ -54,6 +54,11 @@ struct pbuf { char b[2 * TB_PATH]; };
 struct { __uint(type, BPF_MAP_TYPE_PERCPU_ARRAY); __uint(max_entries, 1);
 	 __type(key, __u32); __type(value, struct pbuf); } pathbuf SEC(".maps");
 
+/* Entries in inflight (approximately: only its being 0 matters). While it
+ * is 0 the exit program returns without a hash lookup, which is the case
+ * for almost every syscall on the machine (every task's sys_exit runs it). */
+__u64 ninflight;
+
 static __always_inline void lose(__u32 why)
 {
 	__u64 *v = bpf_map_lookup_elem(&lost, &why);
@@ -483,6 +488,8 @@ int BPF_PROG(polc_enter, struct pt_regs *regs, long nr)
 	__u32 tid = (__u32)bpf_get_current_pid_tgid();
 	if (bpf_map_update_elem(&inflight, &tid, &s->in, BPF_ANY) < 0)
 		lose(TBL_INFLIGHT_FULL);
+	else
+		__sync_fetch_and_add(&ninflight, 1);
 	return 0;
 }
 
@@ -505,6 +512,8 @@ static __always_inline void count_key(struct tb_key *k)
 SEC("tp_btf/sys_exit")
 int BPF_PROG(polc_exit, struct pt_regs *regs, long ret)
 {
+	if (!*(volatile __u64 *)&ninflight)
+		return 0;
 	__u32 tid = (__u32)bpf_get_current_pid_tgid();
 	struct tb_inflight *in = bpf_map_lookup_elem(&inflight, &tid);
 	if (!in)
@@ -531,7 +540,8 @@ int BPF_PROG(polc_exit, struct pt_regs *regs, long ret)
 		}
 		count_key(k);
 	}
-	bpf_map_delete_elem(&inflight, &tid);
+	if (bpf_map_delete_elem(&inflight, &tid) == 0)
+		__sync_fetch_and_sub(&ninflight, 1);
 	return 0;
 }
 
