@@ -7,6 +7,7 @@
  */
 #include "backend.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 extern const backend backend_seccomp __attribute__((weak));
@@ -40,6 +41,102 @@ const char *support_name(support_level l)
 	return "?";
 }
 
+/* An allow decides nothing that the domain's allow default would not:
+ * verdicts combine most-restrictive-first, so removing it changes no
+ * decision, and an artifact that ignores it decides as ir_decide does. */
+support backend_classify(const backend *b, const ir_policy *p, const ir_stmt *s)
+{
+	support exact = { SUPPORT_EXACT, NULL };
+	if (s->action.verdict == IR_ALLOW && p->defaults[s->domain].verdict == IR_ALLOW)
+		return exact;
+	return b->classify(p, s);
+}
+
+static unsigned covered;          /* bit per domain; 0: not given */
+
+int backend_set_domains(const char *list)
+{
+	covered = 0;
+	if (!list)
+		return 0;
+	if (!strcmp(list, "all")) {
+		covered = (1u << IR_NDOMAIN) - 1;
+		return 0;
+	}
+	char *dup = xstrdup(list), *save = NULL;
+	int rc = 0;
+	for (char *t = strtok_r(dup, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		int d = 0;
+		while (d < IR_NDOMAIN && strcmp(ir_domain_name((ir_domain)d), t))
+			d++;
+		if (d == IR_NDOMAIN)
+			rc = -1;
+		else
+			covered |= 1u << d;
+	}
+	free(dup);
+	if (!covered)
+		rc = -1;
+	return rc;
+}
+
+static bool from_library(src_loc l)
+{
+	return l.file && l.file->builtin;
+}
+
+static support default_support(const backend *b, const ir_policy *p, int dom);
+
+bool backend_left_stmt(const backend *b, const ir_policy *p, const ir_stmt *s)
+{
+	if (covered)
+		return !(covered & (1u << s->domain));
+	return from_library(s->loc) && backend_classify(b, p, s).level != SUPPORT_EXACT;
+}
+
+bool backend_left_default(const backend *b, const ir_policy *p, int dom)
+{
+	if (covered)
+		return !(covered & (1u << dom));
+	return p->default_set[dom] && from_library(p->default_loc[dom]) &&
+	       default_support(b, p, dom).level == SUPPORT_NONE;
+}
+
+/* "file (12 statements, the default), exec (3 statements)", or NULL. */
+static char *left_summary(const backend *b, const ir_policy *p)
+{
+	buf s;
+	buf_init(&s);
+	for (int dom = 0; dom < IR_NDOMAIN; dom++) {
+		size_t n = 0, partly = 0;
+		for (size_t i = 0; i < p->dom[dom].n; i++) {
+			support_level lv = backend_classify(b, p, &p->dom[dom].v[i]).level;
+			if (lv != SUPPORT_EXACT && backend_left_stmt(b, p, &p->dom[dom].v[i])) {
+				n++;
+				partly += lv == SUPPORT_PARTIAL;
+			}
+		}
+		bool def = default_support(b, p, dom).level != SUPPORT_EXACT &&
+			   backend_left_default(b, p, dom);
+		if (!n && !def)
+			continue;
+		buf_printf(&s, "%s%s (", s.len ? ", " : "", ir_domain_name((ir_domain)dom));
+		if (n)
+			buf_printf(&s, "%zu statement%s", n, n == 1 ? "" : "s");
+		if (partly)
+			buf_printf(&s, ", %zu of them enforced here in part", partly);
+		if (def)
+			buf_printf(&s, "%s`default %s`", n ? ", " : "",
+				   ir_verdict_name(p->defaults[dom].verdict));
+		buf_puts(&s, ")");
+	}
+	if (!s.len) {
+		buf_free(&s);
+		return NULL;
+	}
+	return buf_cstr(&s);
+}
+
 /* The support of domain dom's default: exact when it is allow (nothing to
  * enforce) or the backend enforces every default. */
 static support default_support(const backend *b, const ir_policy *p, int dom)
@@ -58,7 +155,7 @@ static int check_defaults(const backend *b, const ir_policy *p, bool allow_parti
 	int refused = 0;
 	for (int dom = 0; dom < IR_NDOMAIN; dom++) {
 		support su = default_support(b, p, dom);
-		if (su.level == SUPPORT_EXACT)
+		if (su.level == SUPPORT_EXACT || backend_left_default(b, p, dom))
 			continue;
 		src_loc at = p->default_set[dom] ? p->default_loc[dom] : p->loc;
 		const char *v = ir_verdict_name(p->defaults[dom].verdict);
@@ -84,8 +181,8 @@ int backend_check(const backend *b, const ir_policy *p, bool allow_partial,
 	for (int dom = 0; dom < IR_NDOMAIN; dom++) {
 		for (size_t i = 0; i < p->dom[dom].n; i++) {
 			const ir_stmt *s = &p->dom[dom].v[i];
-			support su = b->classify(p, s);
-			if (su.level == SUPPORT_EXACT)
+			support su = backend_classify(b, p, s);
+			if (su.level == SUPPORT_EXACT || backend_left_stmt(b, p, s))
 				continue;
 			const char *why = su.why ? su.why : "no reason given";
 			if (allow_partial) {
@@ -102,6 +199,10 @@ int backend_check(const backend *b, const ir_policy *p, bool allow_partial,
 			}
 		}
 	}
+	char *left = left_summary(b, p);
+	if (left && !refused)
+		diag_note(d, p->loc, "%s artifact: left to the other enforcers: %s", b->name, left);
+	free(left);
 	return refused;
 }
 
@@ -124,8 +225,8 @@ void backend_header(const backend *b, const ir_policy *p, const backend_opts *o,
 	for (int dom = 0; dom < IR_NDOMAIN; dom++) {
 		for (size_t i = 0; i < p->dom[dom].n; i++) {
 			const ir_stmt *s = &p->dom[dom].v[i];
-			support su = b->classify(p, s);
-			if (su.level == SUPPORT_EXACT)
+			support su = backend_classify(b, p, s);
+			if (su.level == SUPPORT_EXACT || backend_left_stmt(b, p, s))
 				continue;
 			buf_printf(out, "%snot enforced exactly: ", comment);
 			put_loc(out, s->loc);
@@ -135,7 +236,7 @@ void backend_header(const backend *b, const ir_policy *p, const backend_opts *o,
 	}
 	for (int dom = 0; dom < IR_NDOMAIN; dom++) {
 		support su = default_support(b, p, dom);
-		if (su.level == SUPPORT_EXACT)
+		if (su.level == SUPPORT_EXACT || backend_left_default(b, p, dom))
 			continue;
 		buf_printf(out, "%snot enforced exactly: ", comment);
 		put_loc(out, p->default_set[dom] ? p->default_loc[dom] : p->loc);
@@ -143,4 +244,8 @@ void backend_header(const backend *b, const ir_policy *p, const backend_opts *o,
 			   ir_verdict_name(p->defaults[dom].verdict), ir_domain_name((ir_domain)dom),
 			   su.why ? su.why : "no reason given");
 	}
+	char *left = left_summary(b, p);
+	if (left)
+		buf_printf(out, "%sleft to the other enforcers: %s\n", comment, left);
+	free(left);
 }

@@ -4,7 +4,12 @@
  * Gives: the artifact bytes in a buffer, and per statement whether this
  *        target enforces it exactly, partially (why), or not at all (why).
  * Promises: `polc rules`, the --allow-partial refusals and the artifact
- *        headers all read classify(); a backend that cannot enforce a
+ *        headers all read backend_classify(): support judged by effect (a
+ *        statement that cannot change any decision, an allow in a domain
+ *        whose default is allow, is exact on every target), then the
+ *        backend's classify(). Domains the artifact does not cover (see
+ *        backend_set_domains) are left to the other enforcers: reported
+ *        once per artifact, not refused. A backend that cannot enforce a
  *        statement exactly never drops it silently: backend_check() refuses
  *        it with its location, or (allow_partial) warns and lists it in the
  *        header. Backends include only compiler/ headers and this one.
@@ -48,15 +53,36 @@ extern const backend backend_seccomp, backend_apparmor, backend_bpf;
 extern const backend *const backends_all[];
 const backend *backend_find(const char *name);
 
+/* Support by effect, then by the backend's classify(). */
+support backend_classify(const backend *b, const ir_policy *p, const ir_stmt *s);
+
+/* The domains the next artifacts cover (`--domains LIST`: comma-separated
+ * domain names, or "all"). Without it (NULL) a target covers every domain
+ * the user's own statements and defaults speak of, and of what a library
+ * rule brings in (`use`) what it enforces exactly: a library statement it
+ * enforces only in part or not at all, or such a library default, is left
+ * to the other enforcers (the rule's columns in `polc rules` name them; a
+ * partial one is still enforced here as far as the target can). Given, it covers exactly those
+ * domains: every statement and default in them must be exact (or
+ * --allow-partial), the others are left. Returns -1 for an unknown name.
+ * Process-wide, as the command line is. */
+int backend_set_domains(const char *list);
+
+/* Is this statement / domain default left to the other enforcers? */
+bool backend_left_stmt(const backend *b, const ir_policy *p, const ir_stmt *s);
+bool backend_left_default(const backend *b, const ir_policy *p, int dom);
+
 /* Refuse (error) or, with allow_partial, warn about every statement and
- * every non-allow default the backend does not enforce exactly. Returns
+ * every non-allow default the backend does not enforce exactly, except
+ * those left to the other enforcers, which one note summarizes. Returns
  * the number refused. */
 int backend_check(const backend *b, const ir_policy *p, bool allow_partial,
 		  diag_ctx *d);
 
 /* The artifact header lines, each prefixed by `comment` ("# ", "// "):
- * polc version, policy name, source hash, target, and the statements and
- * defaults not enforced exactly (file:line:col, why). */
+ * polc version, policy name, source hash, target, the statements and
+ * defaults not enforced exactly (file:line:col, why), and one line naming
+ * what is left to the other enforcers. */
 void backend_header(const backend *b, const ir_policy *p, const backend_opts *o,
 		    const char *comment, buf *out);
 

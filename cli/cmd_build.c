@@ -20,7 +20,7 @@
 #include <unistd.h>
 
 enum { OPT_ALLOW_PARTIAL = 256, OPT_NO_LIBRARY, OPT_CHECK, OPT_PROFILE_FROM, OPT_WERROR, OPT_JSON, OPT_VM,
-       OPT_NAMESPACE, OPT_NAME, OPT_PROBES, OPT_SPO_VERSION, OPT_MODE };
+       OPT_NAMESPACE, OPT_NAME, OPT_PROBES, OPT_SPO_VERSION, OPT_MODE, OPT_DOMAINS };
 
 static void push(const char ***v, size_t *n, const char *s)
 {
@@ -46,6 +46,7 @@ int cli_parse(cli_args *a, int argc, char **argv, bool allow_cmd)
 		{ "namespace", required_argument, 0, OPT_NAMESPACE },
 		{ "name", required_argument, 0, OPT_NAME },
 		{ "spo-version", required_argument, 0, OPT_SPO_VERSION },
+		{ "domains", required_argument, 0, OPT_DOMAINS },
 		{ "probes", no_argument, 0, OPT_PROBES },
 		{ "mode", required_argument, 0, OPT_MODE },
 		{ "help", no_argument, 0, 'h' },
@@ -53,6 +54,8 @@ int cli_parse(cli_args *a, int argc, char **argv, bool allow_cmd)
 	};
 	memset(a, 0, sizeof *a);
 	diag_init(&a->diag);
+	backend_set_domains(NULL);
+	k8s_set_spo_version(NULL);
 	/* Everything after the first "--" is the command (polc run). */
 	int n = 0;
 	while (n < argc && strcmp(argv[n], "--"))
@@ -83,6 +86,14 @@ int cli_parse(cli_args *a, int argc, char **argv, bool allow_cmd)
 		case OPT_VM: a->vm = true; break;
 		case OPT_NAMESPACE: a->k8s_namespace = optarg; break;
 		case OPT_NAME: a->k8s_name = optarg; break;
+		case OPT_DOMAINS:
+			if (backend_set_domains(optarg) < 0) {
+				fprintf(stderr, "polc %s: --domains '%s': expected 'all' or domain names "
+					"separated by commas (syscall, file, exec, network, capability, "
+					"mount, ptrace, signal)\n", argv[0], optarg);
+				return -1;
+			}
+			break;
 		case OPT_SPO_VERSION:
 			if (k8s_set_spo_version(optarg) < 0) {
 				fprintf(stderr, "polc %s: --spo-version '%s': expected 1 (SPO v0.9 and "

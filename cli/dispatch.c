@@ -18,13 +18,13 @@ static const command commands[] = {
 	{ "check", cmd_check, "polc check [-I DIR] [--policy NAME] [--werror] FILE...",
 	  "parse and check policy files; report every error" },
 	{ "build", cmd_build, "polc build FILE... --target seccomp|apparmor|bpf [--policy NAME]\n"
-	  "           [--format FMT] [-o OUT] [--allow-partial] [-I DIR] [--check FILE]\n"
+	  "           [--format FMT] [-o OUT] [--allow-partial] [--domains LIST] [-I DIR] [--check FILE]\n"
 	  "           [--name K8S-NAME] [--namespace NS] [--spo-version 1|0.8]   (formats spo, k8s)\n"
 	  "           seccomp formats: bpf, pfc, oci, spo, k8s; apparmor: profile, spo, k8s;\n"
 	  "           bpf: bundle, json. spo: Security Profiles Operator object; k8s: it plus\n"
 	  "           the pod securityContext selecting it",
 	  "compile a policy for one enforcer (stdout without -o)" },
-	{ "run", cmd_run, "polc run --target seccomp|apparmor|bpf [--policy NAME] [--allow-partial]\n"
+	{ "run", cmd_run, "polc run --target seccomp|apparmor|bpf [--policy NAME] [--allow-partial] [--domains LIST]\n"
 	  "           [--mode enforce|audit -o LOG] FILE -- CMD [ARGS...]",
 	  "run CMD confined by the policy" },
 	{ "rules", cmd_rules, "polc rules [--json] [NAME]", "list the rule library, or print one rule" },

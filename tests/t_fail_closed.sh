@@ -77,20 +77,19 @@ check bpf "bundle json" '  deny syscall getppid;
 
 check apparmor profile '  deny syscall getppid;
   deny file "/srv/x" write;
-  allow network bind tcp port 80;' \
+  audit network bind tcp port 80;' \
 	"2:3|this statement|AppArmor does not mediate syscalls" \
 	"3:3|this statement exactly|AppArmor's deny w also denies append" \
 	"4:3|this statement|AppArmor 3 network rules cannot match addresses or ports"
 
-# AppArmor's syscall default has its own check (in the backend), at the
-# policy's name, and its own header line
+# AppArmor's syscall default is refused at the default, listed in the header
 printf 'policy fc {\n  default deny syscall;\n}\n' >fc.pol
 "$POLC" build fc.pol --target apparmor -o out 2>err
-[ $? = 1 ] && grep -qF 'fc.pol:1:8: error: target apparmor cannot enforce `default deny syscall`: AppArmor does not mediate syscalls' err ||
+[ $? = 1 ] && grep -qF 'fc.pol:2:3: error: target apparmor cannot enforce `default deny syscall`: AppArmor does not mediate syscalls' err ||
 	fail "apparmor: default deny syscall not refused: $(cat err)"
 "$POLC" build fc.pol --target apparmor --allow-partial -o out 2>err &&
-	grep -qF 'fc.pol:1:8: warning: apparmor does not enforce `default deny syscall`' err &&
-	grep -qF '# not enforced: default deny syscall (AppArmor does not mediate syscalls)' out ||
+	grep -qF 'fc.pol:2:3: warning: apparmor enforces `default deny syscall` not at all' err &&
+	grep -qF 'fc.pol:2:3: unsupported: default deny syscall: AppArmor does not mediate syscalls' out ||
 	fail "apparmor: --allow-partial default deny syscall: $(cat err)"
 echo "ok   apparmor: default deny syscall refused, or warned and listed"
 

@@ -613,22 +613,14 @@ static void emit_signal(const ir_policy *p, buf *out)
 	}
 }
 
-/* AppArmor cannot hold back syscalls; a default that is not allow is a
- * statement-like promise classify() never sees, so it is checked here. */
-static int check_syscall_default(const ir_policy *p, const backend_opts *o, diag_ctx *d)
+/* AppArmor cannot hold back syscalls: a syscall default that is not allow
+ * is refused, listed or left to seccomp by backend_check(). */
+static support classify_default_apparmor(const ir_policy *p, ir_domain dom)
 {
-	if (p->defaults[IR_SYSCALL].verdict == IR_ALLOW)
-		return 0;
-	if (o && o->allow_partial) {
-		diag_warn(d, p->loc, "apparmor does not enforce `default %s syscall`: "
-			  "AppArmor does not mediate syscalls",
-			  ir_verdict_name(p->defaults[IR_SYSCALL].verdict));
-		return 0;
-	}
-	diag_error(d, p->loc, "target apparmor cannot enforce `default %s syscall`: AppArmor "
-		   "does not mediate syscalls (use --allow-partial to build anyway)",
-		   ir_verdict_name(p->defaults[IR_SYSCALL].verdict));
-	return -1;
+	support exact = { SUPPORT_EXACT, NULL };
+	if (dom == IR_SYSCALL && p->defaults[dom].verdict != IR_ALLOW)
+		return NONE("AppArmor does not mediate syscalls");
+	return exact;
 }
 
 static int emit_apparmor(const ir_policy *p, const backend_opts *o, buf *out, diag_ctx *d)
@@ -639,12 +631,7 @@ static int emit_apparmor(const ir_policy *p, const backend_opts *o, buf *out, di
 		diag_error(d, src_loc_none(), "apparmor has no format '%s' (profile, spo, k8s)", o->format);
 		return -1;
 	}
-	if (check_syscall_default(p, o, d) < 0)
-		return -1;
 	backend_header(&backend_apparmor, p, o, "# ", out);
-	if (p->defaults[IR_SYSCALL].verdict != IR_ALLOW)
-		buf_printf(out, "# not enforced: default %s syscall (AppArmor does not mediate syscalls)\n",
-			   ir_verdict_name(p->defaults[IR_SYSCALL].verdict));
 	buf_puts(out, "# exec rules use ix: programs run by the workload keep this profile\n");
 	buf_puts(out, "abi <abi/3.0>,\n#include <tunables/global>\n\n");
 	buf_printf(out, "profile %s flags=(attach_disconnected,mediate_deleted%s) {\n",
@@ -665,5 +652,6 @@ const backend backend_apparmor = {
 	.name = "apparmor",
 	.formats = aa_formats,
 	.classify = classify_apparmor,
+	.classify_default = classify_default_apparmor,
 	.emit = emit_apparmor,
 };
