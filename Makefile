@@ -38,6 +38,9 @@ TEST_SUPPORT_SRCS := $(filter-out $(UNIT_SRCS),$(wildcard tests/unit/*.c))
 TEST_SUPPORT_OBJS := $(TEST_SUPPORT_SRCS:%.c=$(BUILD)/%.o)
 TEST_PROGS_SRCS := $(wildcard tests/progs/*.c)
 TEST_PROGS := $(TEST_PROGS_SRCS:tests/progs/%.c=$(BUILD)/tests/progs/%)
+# The attack programs of tests/vm/t_bypass.sh, one route to an operation each.
+BYPASS_SRCS := $(wildcard tests/bypass/*.c)
+TEST_PROGS += $(BYPASS_SRCS:tests/bypass/%.c=$(BUILD)/tests/bypass/%)
 
 POLC      := $(BUILD)/polc
 
@@ -108,6 +111,9 @@ $(BUILD)/tests/%: tests/unit/%.c $(LIB) $(TEST_SUPPORT_OBJS)
 # under such filters. They are not the code under test.
 PROG_CFLAGS := -O1 -g -std=c11 -D_GNU_SOURCE $(WARN) -I.
 $(BUILD)/tests/progs/%: tests/progs/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(PROG_CFLAGS) -o $@ $<
+$(BUILD)/tests/bypass/%: tests/bypass/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(PROG_CFLAGS) -o $@ $<
 
