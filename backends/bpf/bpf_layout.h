@@ -140,6 +140,26 @@ struct polc_net_ev {
 #define POLC_IPPROTO_UDP 17
 #define POLC_IPPROTO_ICMPV6 58
 
+/* An IPv4-mapped IPv6 address (::ffff:a.b.c.d) is the IPv4 address a.b.c.d
+ * (family inet): a dual-stack socket sends to that IPv4 peer, so a statement
+ * on the IPv4 address must decide it (LANGUAGE.md). */
+static inline void polc_net_normalise(struct polc_net_ev *e)
+{
+	int i;
+	if (!e->has_addr || e->family != POLC_AF_INET6)
+		return;
+	for (i = 0; i < 10; i++)
+		if (e->addr[i])
+			return;
+	if (e->addr[10] != 0xff || e->addr[11] != 0xff)
+		return;
+	e->family = POLC_AF_INET;
+	for (i = 0; i < 4; i++)
+		e->addr[i] = e->addr[12 + i];
+	for (i = 4; i < 16; i++)
+		e->addr[i] = 0;
+}
+
 /* Does an event's socket have protocol p? A stream socket with protocol 0
  * is TCP (inet families), a datagram socket with protocol 0 UDP. */
 static inline int polc_proto_is(__u32 p, const struct polc_net_ev *e)

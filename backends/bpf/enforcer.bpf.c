@@ -8,17 +8,28 @@
  * decisions to a ring buffer (drops are counted), and returns -errno for a
  * denial.
  *
- * Paths come from bpf_d_path() in the sleepable hooks that allow it
- * (file_open, mmap_file, file_lock, bprm_check_security, sb_mount). The
- * path_* hooks (create, unlink, rename, link, mkdir, rmdir, truncate, chmod,
- * chown, symlink) may not call it: there the path is built as d_path()
- * does, by a bounded walk up d_parent that crosses mounts through struct
- * mount, to the task's root (build_path). A path that does not fit
- * POLC_PATH_MAX, or needs more than POLC_PATH_STEPS steps, is decided by the
- * start state's worst entry (fail closed); a map lookup that fails (policy
- * being replaced) also decides fail closed. A directory is named "path/"
- * as well (AppArmor's name for it): the statements matching either form
- * decide, as in ir_decide.
+ * Every path is built by a bounded walk up d_parent that crosses mounts
+ * through struct mount (build_path), to the root of the task's mount
+ * namespace, as AppArmor resolves it: not to the task's root, which chroot
+ * moves (bpf_d_path would name a file from inside a chroot). A path that
+ * does not reach that root is decided by the start state's worst entry
+ * (fail closed, with the policy's errno): a file under a detached mount
+ * (open_tree(OPEN_TREE_CLONE), fsmount, a lazy unmount), under another
+ * namespace's mounts, or a disconnected dentry would otherwise be named by a
+ * shortened path. So is a path that does not fit POLC_PATH_MAX or needs more
+ * than POLC_PATH_STEPS steps, and a map lookup that fails (policy being
+ * replaced). Only kernel-internal mounts (MNT_INTERNAL: pipes, sockets,
+ * memfd, SysV shm, MAP_HUGETLB) are named from their own root, as d_path
+ * does: no path of the namespace reaches them. A directory is named
+ * "path/" as well (AppArmor's name for it): the statements matching either
+ * form decide, as in ir_decide.
+ *
+ * Every route to an operation is one event: file_mprotect adding PROT_EXEC
+ * is the file's mmap permission as mmap_file is; move_mount is a mount
+ * (the new mount API's trees get attached only through it); sendmsg with an
+ * address is also a connect to it (TCP Fast Open and unconnected datagram
+ * sockets never call connect); an IPv4-mapped IPv6 address is decided as
+ * the IPv4 address (polc_net_normalise, shared with eval.c).
  *
  * Self-protection, whatever the policy says: a confined task cannot reach
  * the enforcer's maps or programs (bpf_map, bpf_prog: by pin or by id),
@@ -47,6 +58,8 @@ char LICENSE[] SEC("license") = "GPL";
 #define CAP_OPT_NOAUDIT 0x2
 #define EPERM_ 1
 #define MNT_DETACH_ 2
+#define MNT_INTERNAL_ 0x4000
+#define PROT_EXEC_ 0x4
 #define BPF_FS_MAGIC_ 0xcafe4a11
 #define CGROUP_SUPER_MAGIC_ 0x27e0eb
 #define CGROUP2_SUPER_MAGIC_ 0x63677270
@@ -436,31 +449,7 @@ static __always_inline int is_dir_inode(const struct inode *ino)
 	return ino && (BPF_CORE_READ(ino, i_mode) & S_IFMT_) == S_IFDIR_;
 }
 
-/* Decide a path given as struct path (bpf_d_path) for up to three
- * channels. */
-static __always_inline int decide_path(__u32 policy, const struct path *path,
-				       __u32 ch0, __u32 ch1, __u32 ch2, __u32 domain)
-{
-	struct polc_chunk *c0 = chunk(policy, 0);
-	if (!c0)
-		return finish(policy, 0, deny_all(), domain, 0, 1);
-	struct polc_hdr *h = (struct polc_hdr *)c0->w;
-	struct polc_dfa d = h->file;
-	__u32 mode = h->mode;
-	struct pathbuf *pb = bpf_task_storage_get(&polc_paths, bpf_get_current_task_btf(), 0,
-						  BPF_LOCAL_STORAGE_GET_F_CREATE);
-	if (!pb)
-		return finish(policy, mode, deny_all(), domain, 0, 1);
-	long n = bpf_d_path((struct path *)path, pb->p, POLC_PATH_MAX);
-	int worst = n <= 0;
-	/* exec statements name the file: a directory form only for file channels */
-	int dir = domain == POLC_D_FILE && is_dir_inode(BPF_CORE_READ(path, dentry, d_inode));
-	__u32 len = worst ? 0 : (__u32)n - 1;   /* n counts the NUL */
-	__u32 best = decide_buf(policy, &d, pb, 0, len, worst, dir, ch0, ch1, ch2);
-	return finish(policy, mode, best, domain, worst ? 0 : pb->p, 1);
-}
-
-/* ------------------------------------------- paths without bpf_d_path */
+/* ------------------------------------------------------- path walk */
 
 struct dwalk {
 	__u64 dentry, vfsmnt, mnt;           /* where the walk is; mnt: vfsmnt's struct mount */
@@ -469,10 +458,13 @@ struct dwalk {
 	__u32 done, fail;
 };
 
-/* One step of d_path()'s prepend_path(): at the root, stop; at a mount's
- * root, continue from its mountpoint in the parent mount (at the global
- * root or a detached mount, stop as d_path does); else prepend "/name" and
- * go to the parent. */
+/* One step of d_path()'s prepend_path(): at the namespace's root, stop; at
+ * a mount's root, continue from its mountpoint in the parent mount; at the
+ * top of any other mount tree (detached, another namespace's) fail, unless
+ * the mount is kernel-internal (named from its root, as d_path does); else
+ * prepend "/name" and go to the parent. A dentry that is its own parent
+ * below a mount's root is disconnected (fail), or on an internal mount a
+ * pseudo file (memfd, shm: "/name"). */
 static long dwalk_step(__u64 i, void *vctx)
 {
 	struct dwalk *x = vctx;
@@ -487,7 +479,11 @@ static long dwalk_step(__u64 i, void *vctx)
 		struct mount *m = (struct mount *)x->mnt;
 		struct mount *mp = BPF_CORE_READ(m, mnt_parent);
 		if (!mp || (__u64)mp == x->mnt) {
-			x->done = 1;   /* global root, or a detached mount */
+			/* not the namespace's root: internal, or detached */
+			if (BPF_CORE_READ(vm, mnt_flags) & MNT_INTERNAL_)
+				x->done = 1;
+			else
+				x->fail = 1;
 			return 1;
 		}
 		x->dentry = (__u64)BPF_CORE_READ(m, mnt_mountpoint);
@@ -495,12 +491,20 @@ static long dwalk_step(__u64 i, void *vctx)
 		x->vfsmnt = (__u64)mp + bpf_core_field_offset(struct mount, mnt);
 		return 0;
 	}
+	int pseudo = 0;
 	if (!parent || (__u64)parent == x->dentry) {
-		x->fail = 1;   /* escaped the root (d_path gives "/"): fail closed */
-		return 1;
+		if (!(BPF_CORE_READ(vm, mnt_flags) & MNT_INTERNAL_)) {
+			x->fail = 1;   /* disconnected: fail closed */
+			return 1;
+		}
+		pseudo = 1;
 	}
 	struct pathbuf *pb = bpf_task_storage_get(&polc_paths, bpf_get_current_task_btf(), 0, 0);
 	__u32 len = BPF_CORE_READ(de, d_name.len);
+	if (pseudo && !len) {
+		x->done = 1;   /* a nameless pseudo file (pipe, socket): "/" */
+		return 1;
+	}
 	const unsigned char *name = BPF_CORE_READ(de, d_name.name);
 	/* the whole path must stay under POLC_PATH_MAX bytes: pos >= 1 */
 	if (!pb || len > NAME_MAX_ || len + 2 > x->pos) {
@@ -516,12 +520,15 @@ static long dwalk_step(__u64 i, void *vctx)
 	x->pos -= 1;
 	pb->p[x->pos & (POLC_PATH_MAX - 1)] = '/';
 	x->dentry = (__u64)parent;
-	return 0;
+	if (pseudo)
+		x->done = 1;
+	return pseudo;
 }
 
-/* Build the path of dentry `de` on mount `vm` as d_path() names it, ending
- * at p[POLC_PATH_MAX] (a NUL). Returns where it starts, or -1 when it is
- * too long or too deep (the caller decides fail closed). */
+/* Build the path of dentry `de` on mount `vm` in the task's mount namespace,
+ * ending at p[POLC_PATH_MAX] (a NUL). Returns where it starts, or -1 when it
+ * does not reach the namespace's root, is too long or too deep (the caller
+ * decides fail closed). */
 static __always_inline long build_path(struct pathbuf *pb, const struct dentry *de,
 				       const struct vfsmount *vm)
 {
@@ -531,8 +538,11 @@ static __always_inline long build_path(struct pathbuf *pb, const struct dentry *
 		.mnt = (__u64)vm - bpf_core_field_offset(struct mount, mnt),
 		.pos = POLC_PATH_MAX,
 	};
-	x.root_dentry = (__u64)BPF_CORE_READ(t, fs, root.dentry);
-	x.root_mnt = (__u64)BPF_CORE_READ(t, fs, root.mnt);
+	struct mount *nsroot = BPF_CORE_READ(t, nsproxy, mnt_ns, root);
+	if (!nsroot)
+		return -1;   /* an exiting task: no namespace to name a path in */
+	x.root_mnt = (__u64)nsroot + bpf_core_field_offset(struct mount, mnt);
+	x.root_dentry = (__u64)BPF_CORE_READ(nsroot, mnt.mnt_root);
 	pb->p[POLC_PATH_MAX] = 0;
 	bpf_loop(POLC_PATH_STEPS, dwalk_step, &x, 0);
 	if (x.fail || !x.done || x.pos > POLC_PATH_MAX)
@@ -557,6 +567,30 @@ static __always_inline __u32 decide_dentry(__u32 policy, const struct polc_dfa *
 	return decide_buf(policy, d, pb, base, POLC_PATH_MAX - base, 0, dir, ch, ch, ch);
 }
 
+/* Decide the object `de` on mount `vm` for up to three channels (the most
+ * restrictive wins); dir: also as "path/". */
+static __always_inline int decide_obj(__u32 policy, const struct dentry *de,
+				      const struct vfsmount *vm, __u32 ch0, __u32 ch1, __u32 ch2,
+				      __u32 domain, int dir)
+{
+	struct polc_chunk *c0 = chunk(policy, 0);
+	if (!c0)
+		return finish(policy, 0, deny_all(), domain, 0, 1);
+	struct polc_hdr *h = (struct polc_hdr *)c0->w;
+	struct polc_dfa d = h->file;
+	__u32 mode = h->mode;
+	struct pathbuf *pb = bpf_task_storage_get(&polc_paths, bpf_get_current_task_btf(), 0,
+						  BPF_LOCAL_STORAGE_GET_F_CREATE);
+	if (!pb)
+		return finish(policy, mode, deny_all(), domain, 0, 1);
+	long pos = build_path(pb, de, vm);
+	int worst = pos < 0;
+	__u32 base = worst ? 0 : (__u32)pos & (POLC_PATH_MAX - 1);
+	__u32 best = decide_buf(policy, &d, pb, base, worst ? 0 : POLC_PATH_MAX - base, worst, dir,
+				ch0, ch1, ch2);
+	return finish(policy, mode, best, domain, worst ? 0 : &pb->p[base], 1);
+}
+
 /* A path hook on one object: the dentry `de` on mount `vm`. */
 static __always_inline int path_hook(const struct dentry *de, const struct vfsmount *vm,
 				     __u32 ch, int dir)
@@ -564,20 +598,17 @@ static __always_inline int path_hook(const struct dentry *de, const struct vfsmo
 	__u32 policy;
 	if (!policy_of_current(&policy))
 		return 0;
-	struct polc_chunk *c0 = chunk(policy, 0);
-	if (!c0)
-		return finish(policy, 0, deny_all(), POLC_D_FILE, 0, 1);
-	struct polc_hdr *h = (struct polc_hdr *)c0->w;
-	struct polc_dfa d = h->file;
-	__u32 mode = h->mode;
-	struct pathbuf *pb = bpf_task_storage_get(&polc_paths, bpf_get_current_task_btf(), 0,
-						  BPF_LOCAL_STORAGE_GET_F_CREATE);
-	if (!pb)
-		return finish(policy, mode, deny_all(), POLC_D_FILE, 0, 1);
-	long at;
-	__u32 dec = decide_dentry(policy, &d, pb, de, vm, ch, dir, &at);
-	return finish(policy, mode, dec, POLC_D_FILE,
-		      at < 0 ? 0 : &pb->p[(__u32)at & (POLC_PATH_MAX - 1)], 1);
+	return decide_obj(policy, de, vm, ch, ch, ch, POLC_D_FILE, dir);
+}
+
+/* An open file, mapped or executed: exec statements name the file, so the
+ * directory form is only for file channels. */
+static __always_inline int file_hook(__u32 policy, const struct file *f, __u32 ch0, __u32 ch1,
+				     __u32 ch2, __u32 domain)
+{
+	struct dentry *de = BPF_CORE_READ(f, f_path.dentry);
+	int dir = domain == POLC_D_FILE && is_dir_inode(BPF_CORE_READ(de, d_inode));
+	return decide_obj(policy, de, BPF_CORE_READ(f, f_path.mnt), ch0, ch1, ch2, domain, dir);
 }
 
 static __always_inline int dentry_is_dir(const struct dentry *de)
@@ -733,7 +764,7 @@ int BPF_PROG(polc_file_open, struct file *file, int ret)
 	if (!n)
 		return 0;
 	__u32 c0 = c[0], c1 = n > 1 ? c[1] : c0;
-	return decide_path(policy, &file->f_path, c0, c1, c1, POLC_D_FILE);
+	return file_hook(policy, file, c0, c1, c1, POLC_D_FILE);
 }
 
 SEC("lsm.s/mmap_file")
@@ -743,10 +774,26 @@ int BPF_PROG(polc_mmap_file, struct file *file, unsigned long reqprot, unsigned 
 	__u32 policy;
 	if (ret)
 		return ret;
-	if (!file || !(prot & 0x4 /* PROT_EXEC */) || !policy_of_current(&policy))
+	if (!file || !(prot & PROT_EXEC_) || !policy_of_current(&policy))
 		return 0;
-	return decide_path(policy, &file->f_path, POLC_CH_MMAP, POLC_CH_MMAP, POLC_CH_MMAP,
-			   POLC_D_FILE);
+	return file_hook(policy, file, POLC_CH_MMAP, POLC_CH_MMAP, POLC_CH_MMAP, POLC_D_FILE);
+}
+
+/* mprotect adding PROT_EXEC to a file mapping is mapping it executable
+ * (AppArmor: file_mprotect is its mmap check too). */
+SEC("lsm/file_mprotect")
+int BPF_PROG(polc_file_mprotect, struct vm_area_struct *vma, unsigned long reqprot,
+	     unsigned long prot, int ret)
+{
+	__u32 policy;
+	if (ret)
+		return ret;
+	if (!(prot & PROT_EXEC_))
+		return 0;
+	struct file *file = BPF_CORE_READ(vma, vm_file);
+	if (!file || !policy_of_current(&policy))
+		return 0;
+	return file_hook(policy, file, POLC_CH_MMAP, POLC_CH_MMAP, POLC_CH_MMAP, POLC_D_FILE);
 }
 
 SEC("lsm.s/file_lock")
@@ -757,8 +804,7 @@ int BPF_PROG(polc_file_lock, struct file *file, unsigned int cmd, int ret)
 		return ret;
 	if (!policy_of_current(&policy))
 		return 0;
-	return decide_path(policy, &file->f_path, POLC_CH_LOCK, POLC_CH_LOCK, POLC_CH_LOCK,
-			   POLC_D_FILE);
+	return file_hook(policy, file, POLC_CH_LOCK, POLC_CH_LOCK, POLC_CH_LOCK, POLC_D_FILE);
 }
 
 SEC("lsm.s/bprm_check_security")
@@ -769,18 +815,18 @@ int BPF_PROG(polc_bprm_check, struct linux_binprm *bprm, int ret)
 		return ret;
 	if (!policy_of_current(&policy))
 		return 0;
-	struct file *f = bprm->file;   /* a trusted pointer: bpf_d_path needs one */
+	struct file *f = BPF_CORE_READ(bprm, file);
 	if (!f)
 		return 0;
-	return decide_path(policy, &f->f_path, POLC_CH_EXEC, POLC_CH_EXEC, POLC_CH_EXEC,
-			   POLC_D_EXEC);
+	return file_hook(policy, f, POLC_CH_EXEC, POLC_CH_EXEC, POLC_CH_EXEC, POLC_D_EXEC);
 }
 
 /* ------------------------------------------------------------- mount */
 
-/* Input: op byte, fstype, '\n', target path (bpf_layout.h). */
+/* Input: op byte, fstype, '\n', target path (bpf_layout.h). The prefix is
+ * walked first: the target's path is then built over the same buffer. */
 static __always_inline int decide_mount(__u32 policy, __u8 op, const char *fstype,
-					const struct path *target)
+					const struct dentry *tde, const struct vfsmount *tvm)
 {
 	struct polc_chunk *c0 = chunk(policy, 0);
 	if (!c0)
@@ -808,16 +854,20 @@ static __always_inline int decide_mount(__u32 policy, __u8 op, const char *fstyp
 	__u32 off = 1 + ((__u32)fl & 63);
 	pb->p[off & 127] = POLC_MOUNT_SEP;
 	off = (off + 1) & 127;
-	long n = 1;
-	if (target) {
-		n = bpf_d_path((struct path *)target, &pb->p[off], POLC_PATH_MAX);
-		if (n <= 0)
-			worst = 1;
-	}
 	if (!worst)
-		walk_bytes(&w, 0, off + (__u32)n - 1);
+		walk_bytes(&w, 0, off);
+	long pos = -1;
+	if (tde && !worst) {
+		pos = build_path(pb, tde, tvm);
+		if (pos < 0)
+			worst = 1;
+		else
+			walk_bytes(&w, (__u32)pos & (POLC_PATH_MAX - 1),
+				   POLC_PATH_MAX - ((__u32)pos & (POLC_PATH_MAX - 1)));
+	}
 	__u32 dec = walk_result(&w, &d, 0, worst);
-	return finish(policy, mode, dec, POLC_D_MOUNT, worst ? 0 : &pb->p[off], 1);
+	return finish(policy, mode, dec, POLC_D_MOUNT,
+		      pos < 0 ? 0 : &pb->p[(__u32)pos & (POLC_PATH_MAX - 1)], 1);
 }
 
 SEC("lsm.s/sb_mount")
@@ -829,7 +879,23 @@ int BPF_PROG(polc_sb_mount, const char *dev_name, const struct path *path, const
 		return ret;
 	if (!policy_of_current(&policy))
 		return 0;
-	return decide_mount(policy, POLC_MOUNT_OP_MOUNT, type, path);
+	return decide_mount(policy, POLC_MOUNT_OP_MOUNT, type, BPF_CORE_READ(path, dentry),
+			    BPF_CORE_READ(path, mnt));
+}
+
+/* move_mount: attaching a tree (open_tree(OPEN_TREE_CLONE), fsmount) or
+ * moving one is a mount of that tree's filesystem type on the target. */
+SEC("lsm/move_mount")
+int BPF_PROG(polc_move_mount, const struct path *from_path, const struct path *to_path, int ret)
+{
+	__u32 policy;
+	if (ret)
+		return ret;
+	if (!policy_of_current(&policy))
+		return 0;
+	const char *fstype = BPF_CORE_READ(from_path, mnt, mnt_sb, s_type, name);
+	return decide_mount(policy, POLC_MOUNT_OP_MOUNT, fstype, BPF_CORE_READ(to_path, dentry),
+			    BPF_CORE_READ(to_path, mnt));
 }
 
 SEC("lsm/sb_umount")
@@ -844,7 +910,7 @@ int BPF_PROG(polc_sb_umount, struct vfsmount *mnt, int flags, int ret)
 	if (sb_magic(BPF_CORE_READ(mnt, mnt_sb)) == BPF_FS_MAGIC_ ||
 	    ((flags & MNT_DETACH_) && has_submounts(mnt)))
 		return -EPERM_;
-	return decide_mount(policy, POLC_MOUNT_OP_UMOUNT, 0, 0);   /* target unseen: classify */
+	return decide_mount(policy, POLC_MOUNT_OP_UMOUNT, 0, 0, 0);   /* target unseen: classify */
 }
 
 SEC("lsm/sb_pivotroot")
@@ -970,6 +1036,7 @@ static __always_inline void read_addr(struct polc_net_ev *e, const struct sockad
 		e->port = bpf_ntohs(in6.sin6_port);
 		e->has_addr = 1;
 	}
+	polc_net_normalise(e);
 }
 
 static __always_inline int decide_net(__u32 policy, struct netwalk *x)
@@ -1078,6 +1145,13 @@ int BPF_PROG(polc_socket_sendmsg, struct socket *sock, struct msghdr *msg, int s
 		return 0;
 	struct netwalk x = {};
 	sock_ev(&x, sock, POLC_NET_SEND);
-	read_addr(&x.ev, BPF_CORE_READ(msg, msg_name));
-	return decide_net(policy, &x);
+	if (BPF_CORE_READ(msg, msg_namelen) >= 2)   /* 0: msg_name is stale */
+		read_addr(&x.ev, BPF_CORE_READ(msg, msg_name));
+	int r = decide_net(policy, &x);
+	if (r || !x.ev.has_addr)
+		return r;
+	/* an address given with the data gives the socket that peer: a connect */
+	struct netwalk c = { .ev = x.ev };
+	c.ev.op = POLC_NET_CONNECT;
+	return decide_net(policy, &c);
 }

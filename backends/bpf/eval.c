@@ -88,9 +88,12 @@ static uint32_t eval_mount(const uint32_t *w, const ir_event *ev)
 	return chan_dec(&k, entry_of(&k), 0);
 }
 
+static uint32_t net_rules(const uint32_t *w, const struct polc_net_ev *ev);
+
+/* One network event: the IPv4-mapped form of an address is the IPv4
+ * address (polc_net_normalise, as the enforcer). */
 static uint32_t eval_net(const uint32_t *w, const ir_event *ev)
 {
-	const struct polc_hdr *h = (const void *)w;
 	struct polc_net_ev e;
 	memset(&e, 0, sizeof e);
 	e.op = (uint32_t)ev->u.net.op;
@@ -100,11 +103,27 @@ static uint32_t eval_net(const uint32_t *w, const ir_event *ev)
 	e.has_addr = ev->u.net.has_addr;
 	memcpy(e.addr, ev->u.net.addr, 16);
 	e.port = ev->u.net.port;
+	polc_net_normalise(&e);
+	uint32_t d = net_rules(w, &e);
+	/* a send with an address is also a connect to it (enforcer.bpf.c:
+	 * socket_sendmsg decides the connect once the send is not denied) */
+	if (e.op == POLC_NET_SEND && e.has_addr && POLC_DEC_VERDICT(d) < POLC_V_DENY) {
+		e.op = POLC_NET_CONNECT;
+		uint32_t c = net_rules(w, &e);
+		if (polc_dec_wins(c, d))
+			d = c;
+	}
+	return d;
+}
+
+static uint32_t net_rules(const uint32_t *w, const struct polc_net_ev *ev)
+{
+	const struct polc_hdr *h = (const void *)w;
 	uint32_t best = h->defaults[POLC_D_NET];
 	bool hit = false;
 	for (uint32_t i = 0; i < h->nnet; i++) {
 		const uint32_t *r = w + h->net + i * POLC_NET_WORDS;
-		if (polc_net_match(r, &e) && (!hit || polc_dec_wins(r[7], best))) {
+		if (polc_net_match(r, ev) && (!hit || polc_dec_wins(r[7], best))) {
 			best = r[7];
 			hit = true;
 		}
