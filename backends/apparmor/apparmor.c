@@ -166,6 +166,21 @@ static support classify_network(const ir_policy *p, const ir_stmt *s)
 	return errno_support(p, s);
 }
 
+/* AppArmor in 6.1 mediates mount(2) (sb_mount) only: a new tree made by
+ * fsopen/fsconfig/fsmount or open_tree(OPEN_TREE_CLONE) is attached by
+ * move_mount(2), and mount attributes changed by mount_setattr(2), with no
+ * AppArmor check (its move_mount hook came in a later kernel). A statement
+ * that must refuse mounts (a deny, or an allow in a default-deny domain) is
+ * therefore partial. umount and pivot_root have their hooks. */
+static support classify_mount(const ir_policy *p, const ir_stmt *s)
+{
+	if (s->u.mount.op == IR_MOUNT_MOUNT && (is_denyish(p, s) || !dom_open(p, IR_MOUNT)))
+		return PARTIAL("AppArmor in 6.1 has no hook for the new mount API: move_mount(2) "
+			       "attaching an fsmount(2) or open_tree(OPEN_TREE_CLONE) tree, and "
+			       "mount_setattr(2), are not mediated; enforce with seccomp too");
+	return errno_support(p, s);
+}
+
 static support classify_apparmor(const ir_policy *p, const ir_stmt *s)
 {
 	switch (s->domain) {
@@ -182,6 +197,7 @@ static support classify_apparmor(const ir_policy *p, const ir_stmt *s)
 	case IR_NETWORK:
 		return classify_network(p, s);
 	case IR_MOUNT:
+		return classify_mount(p, s);
 	case IR_PTRACE:
 	case IR_SIGNAL:
 		return errno_support(p, s);

@@ -23,9 +23,27 @@ static support classify_file(const ir_stmt *s)
 	return sup(SUPPORT_EXACT, NULL);
 }
 
+/* A mount is decided on mount(2) (sb_mount) and when move_mount attaches
+ * a tree made by the new mount API (fsmount, open_tree(OPEN_TREE_CLONE));
+ * files under a tree left detached are decided fail closed (enforcer.bpf.c).
+ * Changing a mount's attributes is a mount on its target too (mount(2)'s
+ * remount is), but mount_setattr(2), and fspick(2) with fsconfig(2)
+ * reconfiguring a filesystem, reach no LSM hook in 6.1: a statement that
+ * could match such a change (any fstype) is partial. A statement naming
+ * fstypes cannot: those calls name none. */
+static support classify_mount(const ir_policy *p, const ir_stmt *s)
+{
+	bool denyish = ir_effective(p, s->action).verdict >= IR_DENY;
+	bool closed = p->defaults[IR_MOUNT].verdict >= IR_DENY;
+	if (s->u.mount.op != IR_MOUNT_MOUNT || s->u.mount.nfstype || (!denyish && !closed))
+		return sup(SUPPORT_EXACT, NULL);
+	return sup(SUPPORT_PARTIAL, "mount_setattr(2) and fspick(2)+fsconfig(2) reconfiguration "
+		   "have no LSM hook in 6.1: mount attributes (read-only, nosuid, idmap) can still "
+		   "be changed; enforce with seccomp too");
+}
+
 static support bpf_classify(const ir_policy *p, const ir_stmt *s)
 {
-	(void)p;
 	switch (s->domain) {
 	case IR_SYSCALL:
 		return sup(SUPPORT_NONE, "BPF LSM does not see syscall arguments; use seccomp");
@@ -42,7 +60,7 @@ static support bpf_classify(const ir_policy *p, const ir_stmt *s)
 		if (s->u.mount.op == IR_MOUNT_PIVOT_ROOT && s->u.mount.target)
 			return sup(SUPPORT_PARTIAL, "the BPF enforcer decides pivot_root "
 				   "without its target path");
-		return sup(SUPPORT_EXACT, NULL);
+		return classify_mount(p, s);
 	case IR_NETWORK:
 		return sup(SUPPORT_EXACT, NULL);
 	case IR_SIGNAL:

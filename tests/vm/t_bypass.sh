@@ -128,6 +128,11 @@ printf 'mkdir -p %s/o %s/u %s/k && mount -t overlay ov -o lowerdir=%s/secret,upp
 both overlay-mount bp denied denied sh $T/w/overlay.sh
 # limits no path-based LSM closes: a hard link made before confinement
 both read-hardlink-made-before bp ok ok $B/open_via direct $T/w/hardlink
+# a descriptor opened before confinement and inherited: no open happens
+# (AppArmor revalidates inherited descriptors at its exec transition)
+exec 3<$S
+both read-fd-passed-in bp ok ok sh -c 'head -c1 <&3 >/dev/null 2>&1 && echo ok || echo denied'
+exec 3<&-
 # -- executing a denied program --
 both exec-execve bp EPERM EACCES $B/exec_via execve $T/noexec/true
 both exec-execveat bp EPERM EACCES $B/exec_via execveat $T/noexec/true
