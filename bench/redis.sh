@@ -6,8 +6,12 @@
 # shared machine only ever slows a run down), then SHUTDOWN and the
 # wrapper's exit status.
 #   sh bench/redis.sh PORT REQUESTS CONNS DIR [WRAPPER...]
-# Prints "GET <req/s>", "SET <req/s>", "exit <status>"; exit 1 when the
-# server did not come up or the benchmark printed nothing.
+# Prints "GET <req/s>", "SET <req/s>", "exit <status>", and the requests
+# per CPU second of the server ("SRVEFF", from its INFO cpu: the cgroup a
+# recorder watches) and of redis-benchmark ("CLIEFF", the shell's children
+# times: a task outside it), which other load on a shared host hardly
+# moves, unlike req/s; exit 1 when the server did not come up or the
+# benchmark printed nothing.
 set -u
 PORT=$1 N=$2 C=$3 D=$4
 shift 4
@@ -29,6 +33,14 @@ until redis-cli -h 127.0.0.1 -p "$PORT" ping >/dev/null 2>&1; do
 done
 # In the background: a signal's trap runs at once during `wait`, not after
 # a foreground command. -q: one "NAME: N requests per second" line per test.
+srvcpu() { redis-cli -h 127.0.0.1 -p "$PORT" info cpu 2>/dev/null |
+	awk -F: '/^used_cpu_(sys|user):/ { s += $2 } END { printf "%.3f", s }'; }
+# reaped children's user + sys seconds: `times` in this shell (not in a
+# $(...) subshell, whose children are its own); "XmY.YYYs" in dash and bash
+kidcpu() { awk 'NR == 2 { t = 0; for (i = 1; i <= 2; i++) { split($i, a, "m");
+	sub("s", "", a[2]); t += a[1] * 60 + a[2] } printf "%.3f", t }' "$D/times"; }
+times >"$D/times"
+s0=$(srvcpu) k0=$(kidcpu)
 : >"$D/rb.raw"
 for pass in 1 2; do
 	redis-benchmark -h 127.0.0.1 -p "$PORT" -c "$C" -n "$N" -t get,set -q >>"$D/rb.raw" 2>/dev/null &
@@ -36,6 +48,8 @@ for pass in 1 2; do
 	wait $b
 	b=
 done
+times >"$D/times"
+s1=$(srvcpu) k1=$(kidcpu)
 tr '\r' '\n' <"$D/rb.raw" | awk '/requests per second/ { sub(":", "", $1); if ($2 > best[$1]) best[$1] = $2 }
 	END { for (k in best) print k, best[k] }' >"$D/rb.out"
 stop
@@ -44,4 +58,8 @@ st=$?
 w=
 [ -s "$D/rb.out" ] || { echo "redis.sh: redis-benchmark printed nothing" >&2; exit 1; }
 cat "$D/rb.out"
+# 2 passes x (GET + SET) x N requests
+awk -v n="$N" -v s="$s0 $s1" -v k="$k0 $k1" 'BEGIN { split(s, a, " "); split(k, b, " ");
+	if (a[2] > a[1]) printf "SRVEFF %.0f\n", 4 * n / (a[2] - a[1]);
+	if (b[2] > b[1]) printf "CLIEFF %.0f\n", 4 * n / (b[2] - b[1]) }'
 echo "exit $st"

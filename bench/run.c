@@ -356,6 +356,14 @@ static int redis_once(const bench_opts *o, int n, const argv_t *wrap, const char
 		br_add(r, NATIVE_ENV(o), section, backend, scenario, "GET", "req/s", get);
 		br_add(r, NATIVE_ENV(o), section, backend, scenario, "SET", "req/s", set);
 	}
+	/* The recorders: also requests per CPU second of the server (the
+	 * recorded cgroup) and of the client (outside it), which a loaded
+	 * shared host moves much less than req/s. */
+	double se = kv(&out, "SRVEFF"), ce = kv(&out, "CLIEFF");
+	if (!rc && !strcmp(section, "tracers") && !isnan(se) && !isnan(ce)) {
+		br_add(r, NATIVE_ENV(o), section, backend, scenario, "srv_req_per_cpu_s", "req/s", se);
+		br_add(r, NATIVE_ENV(o), section, backend, scenario, "cli_req_per_cpu_s", "req/s", ce);
+	}
 	buf_free(&out);
 	av_free(&a);
 	free(dir);
