@@ -16,27 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static char *read_text(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return NULL;
-	buf b;
-	buf_init(&b);
-	char chunk[8192];
-	size_t n;
-	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
-		buf_put(&b, chunk, n);
-	bool bad = ferror(f);
-	fclose(f);
-	if (bad) {
-		buf_free(&b);
-		return NULL;
-	}
-	*len = b.len;
-	return buf_cstr(&b);
-}
-
 /* Offset of the '}' closing the block that opens on or after line `line`
  * (the policy keyword's), skipping strings and comments; -1 if none. */
 static long closing_brace(const char *s, int line)
@@ -128,14 +107,18 @@ static void show_insertion(const char *path, const char *old, size_t at, const b
 int gen_update(const char *profile, const char *policy, const trace *t, gen_opts *o,
 	       const char *out)
 {
-	size_t len;
-	char *text = read_text(profile, &len);
-	if (!text) {
-		fprintf(stderr, "polc gen: %s: %s\n", profile, strerror(errno));
-		return EXIT_SYSTEM;
-	}
 	diag_ctx d;
 	diag_init(&d);
+	/* The compiler's own reader: the same limits and messages as for any
+	 * policy source. */
+	src_file *sf = diag_read_file(&d, profile, (src_loc){ 0 });
+	if (!sf) {
+		diag_print(&d, stderr, false);
+		diag_free(&d);
+		return EXIT_SYSTEM;
+	}
+	char *text = xstrdup(sf->text);
+	size_t len = sf->len;
 	ir_program prog;
 	memset(&prog, 0, sizeof prog);
 	compile_opts co = { 0 };

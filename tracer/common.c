@@ -13,6 +13,7 @@
 #include <sys/socket.h>
 #include <netinet/in.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 
 volatile sig_atomic_t tracer_stop_requested;
 static struct sigaction old_int, old_term, old_hup;
@@ -240,4 +241,19 @@ void tracer_net_record(trace *t, uint64_t n, const char *op, int family, int typ
 		trace_add(t, TR_CAP, n, 2, "net_bind_service", res);
 	if (!strcmp(op, "create") && (type == SOCK_RAW || family == AF_PACKET))
 		trace_add(t, TR_CAP, n, 2, "net_raw", res);
+}
+
+void tracer_meta_exit(trace *t, int status, bool killed)
+{
+	char tmp[64];
+	if (killed)
+		snprintf(tmp, sizeof tmp, "killed");
+	else if (WIFEXITED(status))
+		snprintf(tmp, sizeof tmp, "status %d", WEXITSTATUS(status));
+	else if (WIFSIGNALED(status))
+		snprintf(tmp, sizeof tmp, "signal %s", sigabbrev_np(WTERMSIG(status))
+			 ? sigabbrev_np(WTERMSIG(status)) : "?");
+	else
+		snprintf(tmp, sizeof tmp, "unknown");
+	trace_meta(t, "exit", tmp, 1);
 }

@@ -437,17 +437,10 @@ int record_ebpf(const record_opts *o, trace *out, char **err)
 	trace_meta(out, "runs", NULL, 1);
 	trace_meta(out, "command", cmd, 1);
 	trace_meta(out, "tracer", "ebpf", 1);
-	char ex[64];
 	if (!o->argv)
-		snprintf(ex, sizeof ex, "detached");   /* the service runs on */
-	else if (killed || !root_done)
-		snprintf(ex, sizeof ex, "killed");
-	else if (WIFEXITED(root_status))
-		snprintf(ex, sizeof ex, "status %d", WEXITSTATUS(root_status));
+		trace_meta(out, "exit", "detached", 1);   /* the service runs on */
 	else
-		snprintf(ex, sizeof ex, "signal %s", sigabbrev_np(WTERMSIG(root_status))
-			 ? sigabbrev_np(WTERMSIG(root_status)) : "?");
-	trace_meta(out, "exit", ex, 1);
+		tracer_meta_exit(out, root_status, killed || !root_done);
 	uint64_t ms = (uint64_t)((tracer_now() - start) * 1000);
 	trace_meta(out, "duration_ms", NULL, ms ? ms : 1);
 	/* Thread groups: the command and every process forked in the tree

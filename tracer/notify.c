@@ -152,16 +152,11 @@ int record_notify(const void *filter, size_t ninsn, const char *prog, char *cons
 	close(lfd);
 	close(pidfd);
 	munmap(h, sizeof *h);
-	char *cmd = tracer_cmdline(argv), ex[64];
+	char *cmd = tracer_cmdline(argv);
 	trace_meta(out, "runs", NULL, 1);
 	trace_meta(out, "command", cmd, 1);
 	trace_meta(out, "tracer", "seccomp-notify", 1);
-	if (WIFEXITED(st))
-		snprintf(ex, sizeof ex, "status %d", WEXITSTATUS(st));
-	else
-		snprintf(ex, sizeof ex, "signal %s", sigabbrev_np(WTERMSIG(st))
-			 ? sigabbrev_np(WTERMSIG(st)) : "?");
-	trace_meta(out, "exit", ex, 1);
+	tracer_meta_exit(out, st, false);
 	uint64_t ms = (uint64_t)((tracer_now() - start) * 1000);
 	trace_meta(out, "duration_ms", NULL, ms ? ms : 1);
 	free(cmd);

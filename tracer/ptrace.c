@@ -675,21 +675,6 @@ static void flush_counts(tracer *tr)
 		}
 }
 
-static void exit_meta(trace *t, int status, bool killed)
-{
-	char tmp[64];
-	if (killed)
-		snprintf(tmp, sizeof tmp, "killed");
-	else if (WIFEXITED(status))
-		snprintf(tmp, sizeof tmp, "status %d", WEXITSTATUS(status));
-	else if (WIFSIGNALED(status))
-		snprintf(tmp, sizeof tmp, "signal %s", sigabbrev_np(WTERMSIG(status))
-			 ? sigabbrev_np(WTERMSIG(status)) : "?");
-	else
-		snprintf(tmp, sizeof tmp, "unknown");
-	trace_meta(t, "exit", tmp, 1);
-}
-
 static void loop(tracer *tr, double deadline)
 {
 	for (;;) {
@@ -778,7 +763,7 @@ int record_ptrace(const record_opts *o, trace *out, char **err)
 	trace_meta(out, "runs", NULL, 1);
 	trace_meta(out, "command", cmd, 1);
 	trace_meta(out, "tracer", "ptrace", 1);
-	exit_meta(out, tr->root_status, killed);
+	tracer_meta_exit(out, tr->root_status, killed);
 	uint64_t ms = (uint64_t)((tracer_now() - start) * 1000);
 	trace_meta(out, "duration_ms", NULL, ms ? ms : 1);
 	trace_meta(out, "processes", NULL, tr->procs);

@@ -70,6 +70,10 @@ void status_done(status_line *s);
  * arch_name gets "x86_64", "i386" or "x32". Returns a static/interned name. */
 const char *tracer_syscall_name(unsigned audit_arch, unsigned nr, const char **arch_name);
 
+/* meta exit from a wait status: "status N", "signal NAME" (or "killed"
+ * when the recorder ended the run). */
+void tracer_meta_exit(trace *t, int status, bool killed);
+
 /* The capability an x86_64 syscall implies (sysevents.def's SE_CAP), or
  * NULL. Both recorders record it with the call's result. */
 const char *tracer_implied_cap(long nr);
