@@ -193,13 +193,19 @@ typedef struct {
 	int a;                 /* word in A: offset, or -1 unknown */
 	int fail;              /* the conjunction's failure label */
 	int fail_a;            /* word in A there (-2: no jump yet) */
+	int pass;              /* the current comparison's success label */
+	int pass_a;
 } argctx;
 
-/* What A holds at a jump to l, when l is the failure label. */
+/* Labels are reached only by jumps (every conditional jump names both
+ * targets), so the word in A at a label is known when every jump to it
+ * comes with the same one. */
 static void note(argctx *c, int l)
 {
 	if (l == c->fail)
 		c->fail_a = c->fail_a == -2 || c->fail_a == c->a ? c->a : -1;
+	if (l == c->pass)
+		c->pass_a = c->pass_a == -2 || c->pass_a == c->a ? c->a : -1;
 }
 
 static void cjmp(argctx *c, uint16_t op, uint32_t k, int t, int f)
@@ -339,12 +345,16 @@ static void test_conj(cg *g, const sc_conj *k, bool hz, int ok, int *a)
 	memcpy(v, k->v, k->n * sizeof *v);
 	xqsort(v, k->n, sizeof *v, by_arg);
 	int fail = label_new(g);
-	argctx c = { g, hz, *a, fail, -2 };
+	argctx c = { g, hz, *a, fail, -2, -1, -2 };
 	for (size_t i = 0; i < k->n; i++) {
 		int t = i + 1 == k->n ? ok : label_new(g);
+		c.pass = t;
+		c.pass_a = -2;
 		atom(&c, &v[i], t, fail);
-		if (i + 1 < k->n)
+		if (i + 1 < k->n) {
 			label_bind(g, t);
+			c.a = c.pass_a == -2 ? -1 : c.pass_a;
+		}
 	}
 	if (!k->n)
 		ja(g, ok);
@@ -393,6 +403,179 @@ static void arg_block(cg *g, const sc_sysplan *s, uint32_t def, bool hz, int l)
 	}
 	put(g, BPF_RET | BPF_K, rest == SIZE_MAX ? def : sc_action(s->v[rest].act), -1, -1);
 	pool_flush(g);
+}
+
+/* ---- first-match lists (the plan's ordered form) ---- */
+
+static bool act_same(ir_action a, ir_action b)
+{
+	return sc_action(a) == sc_action(b);
+}
+
+/* The more restrictive; the syscall domain's (a) on a tie. */
+static ir_action stricter(ir_action a, ir_action b)
+{
+	return b.verdict > a.verdict ? b : a;
+}
+
+static bool rule_true(const sc_rule *r)
+{
+	for (size_t i = 0; i < r->nalt; i++)
+		if (r->alt[i].n == 0)
+			return true;
+	return false;
+}
+
+static int cond_by_arg(const void *a, const void *b)
+{
+	const ir_arg_cond *x = a, *y = b;
+	return x->arg - y->arg;
+}
+
+/* Can the alternative never hold? (a masked test with value bits outside
+ * its mask; an equality beyond 32 bits on a lower-half argument) */
+static bool alt_dead(const sc_alt *k, uint8_t low)
+{
+	for (size_t i = 0; i < k->n; i++) {
+		const ir_arg_cond *x = &k->c[i];
+		bool hz = (low >> x->arg) & 1;
+		if (x->op == IR_CMP_MASKED_EQ && (x->value & ~x->mask))
+			return true;
+		if ((x->op == IR_CMP_MASKED_EQ || x->op == IR_CMP_EQ) && hz && (x->value >> 32))
+			return true;
+	}
+	return false;
+}
+
+/* ok if every condition of the alternative holds, else falls through; *a:
+ * the word in A on entry and on the way out (-1 unknown). */
+static void test_alt(cg *g, const sc_alt *k, uint8_t low, int ok, int *a)
+{
+	ir_arg_cond *v = xcalloc(k->n ? k->n : 1, sizeof *v);
+	memcpy(v, k->c, k->n * sizeof *v);
+	xqsort(v, k->n, sizeof *v, cond_by_arg);
+	int fail = label_new(g);
+	argctx c = { g, false, *a, fail, -2, -1, -2 };
+	for (size_t i = 0; i < k->n; i++) {
+		int t = i + 1 == k->n ? ok : label_new(g);
+		c.pass = t;
+		c.pass_a = -2;
+		static const enum scmp_compare op[] = {
+			[IR_CMP_EQ] = SCMP_CMP_EQ, [IR_CMP_NE] = SCMP_CMP_NE,
+			[IR_CMP_LT] = SCMP_CMP_LT, [IR_CMP_LE] = SCMP_CMP_LE,
+			[IR_CMP_GT] = SCMP_CMP_GT, [IR_CMP_GE] = SCMP_CMP_GE,
+			[IR_CMP_MASKED_EQ] = SCMP_CMP_MASKED_EQ,
+		};
+		struct scmp_arg_cmp x = { (unsigned)v[i].arg, op[v[i].op],
+			v[i].op == IR_CMP_MASKED_EQ ? v[i].mask : v[i].value,
+			v[i].op == IR_CMP_MASKED_EQ ? v[i].value : 0 };
+		c.hz = (low >> v[i].arg) & 1;
+		atom(&c, &x, t, fail);
+		if (i + 1 < k->n) {
+			label_bind(g, t);
+			c.a = c.pass_a == -2 ? -1 : c.pass_a;
+		}
+	}
+	if (!k->n)
+		ja(g, ok);
+	label_bind(g, fail);
+	*a = c.fail_a == -2 ? -1 : c.fail_a;
+	free(v);
+}
+
+/* Is the list's decision one action whatever the arguments? */
+static bool rules_const(const sc_rules *r, ir_action *a)
+{
+	if (!r->n) {
+		*a = r->def;
+		return true;
+	}
+	if (rule_true(&r->v[0])) {
+		*a = r->v[0].act;
+		return true;
+	}
+	return false;
+}
+
+static bool ordered_const(const sc_sysplan *s, uint32_t *ret)
+{
+	ir_action x, y;
+	if (!rules_const(&s->sys, &x))
+		return false;
+	if (s->dom.present) {
+		if (!rules_const(&s->dom, &y))
+			return false;
+		x = stricter(x, y);
+	}
+	*ret = sc_action(x);
+	return true;
+}
+
+/* Where an action of the syscall domain's list leads: a return, or (with
+ * a syscall-level domain) that domain's list with this action as floor. */
+typedef struct {
+	cg *g;
+	const sc_sysplan *s;
+	ir_action floor[8];
+	int label[8];
+	size_t n;
+	bool in_dom;
+	ir_action cur;         /* the floor being emitted (in_dom) */
+} target;
+
+static int target_of(target *t, ir_action a)
+{
+	if (t->in_dom)
+		return ret_label(t->g, sc_action(stricter(t->cur, a)));
+	if (!t->s->dom.present)
+		return ret_label(t->g, sc_action(a));
+	for (size_t i = 0; i < t->n; i++)
+		if (act_same(t->floor[i], a))
+			return t->label[i];
+	if (t->n == 8)
+		abort();   /* four verdicts, errnos of one policy: never this many */
+	t->floor[t->n] = a;
+	t->label[t->n] = label_new(t->g);
+	return t->label[t->n++];
+}
+
+static void end_with(target *t, ir_action a)
+{
+	if (t->in_dom || !t->s->dom.present)
+		put(t->g, BPF_RET | BPF_K, sc_action(t->in_dom ? stricter(t->cur, a) : a), -1, -1);
+	else
+		ja(t->g, target_of(t, a));
+}
+
+static void emit_rules(target *t, const sc_rules *r)
+{
+	int a = -1;
+	for (size_t i = 0; i < r->n; i++) {
+		if (rule_true(&r->v[i])) {
+			end_with(t, r->v[i].act);
+			return;
+		}
+		int ok = target_of(t, r->v[i].act);
+		for (size_t j = 0; j < r->v[i].nalt; j++)
+			if (!alt_dead(&r->v[i].alt[j], r->v[i].low))
+				test_alt(t->g, &r->v[i].alt[j], r->v[i].low, ok, &a);
+	}
+	end_with(t, r->def);
+}
+
+static void ordered_block(cg *g, const sc_sysplan *s, int l)
+{
+	label_bind(g, l);
+	target t = { .g = g, .s = s };
+	emit_rules(&t, &s->sys);
+	pool_flush(g);
+	t.in_dom = true;
+	for (size_t i = 0; i < t.n; i++) {
+		label_bind(g, t.label[i]);
+		t.cur = t.floor[i];
+		emit_rules(&t, &s->dom);
+		pool_flush(g);
+	}
 }
 
 /* ---- syscall numbers ---- */
@@ -504,7 +687,15 @@ static void leaves(cg *g, gen *x, ir_arch a)
 			continue;
 		const sc_sysplan *s = &ap->v[i];
 		al->sys[nr] = s;
-		if (uncond(s) && s->complete) {
+		uint32_t k;
+		if (s->ordered && ordered_const(s, &k)) {
+			al->leaf[nr] = ret_label(g, k);
+		} else if (s->ordered) {
+			al->leaf[nr] = label_new(g);
+			x->pend[x->npend].label = al->leaf[nr];
+			x->pend[x->npend].s = s;
+			x->pend[x->npend++].a = a;
+		} else if (uncond(s) && s->complete) {
 			al->leaf[nr] = ret_label(g, sc_action(s->v[0].act));
 		} else {
 			al->leaf[nr] = label_new(g);
@@ -609,7 +800,11 @@ static void generate(gen *x, const sys_freq *hot, size_t nhot, buf *out)
 	for (size_t i = 0; i < x->npend; i++) {
 		size_t at = g.n;
 		ir_arch a = x->pend[i].a;
-		arg_block(&g, x->pend[i].s, sc_action(pl->def), a == IR_ARCH_I386, x->pend[i].label);
+		if (x->pend[i].s->ordered)
+			ordered_block(&g, x->pend[i].s, x->pend[i].label);
+		else
+			arg_block(&g, x->pend[i].s, sc_action(pl->def), a == IR_ARCH_I386,
+				  x->pend[i].label);
 		uint32_t nr = x->pend[i].s->nr & ~(uint32_t)IR_X32_SYSCALL_BIT;
 		if (x->block_len)
 			x->block_len[(size_t)a * 1024 + nr] = g.n - at;

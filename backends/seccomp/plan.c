@@ -129,6 +129,9 @@ typedef struct {
 	ir_verdict written;
 	ir_action act;
 	sc_dnf pos, neg;
+	sc_alt *alt;           /* the own generator's form (no DNF) */
+	size_t nalt;
+	uint8_t low;
 } src;
 
 typedef struct { src *v; size_t n, cap; } srclist;
@@ -142,11 +145,22 @@ static bool wide32(ir_arch a, uint8_t arg32, int arg)
  * needs OR; a syscall statement has one conjunction). */
 typedef struct { ir_arg_cond *c; size_t n; } cconj;
 
-static int src_from(src *s, const cconj *alt, size_t nalt, ir_arch a, uint8_t arg32)
+static int src_from(src *s, const cconj *alt, size_t nalt, ir_arch a, uint8_t arg32, bool neg)
 {
 	memset(&s->pos, 0, sizeof s->pos);
 	sc_dnf_true(&s->neg);
-	for (size_t i = 0; i < nalt; i++) {
+	for (size_t i = 0; i < nalt && !neg; i++) {
+		sc_dnf one = { 0 };
+		sc_dnf_true(&one);
+		for (size_t j = 0; j < alt[i].n; j++)
+			if (sc_dnf_and_cond(&one, &alt[i].c[j], wide32(a, arg32, alt[i].c[j].arg), false)) {
+				sc_dnf_free(&one);
+				return -1;
+			}
+		sc_dnf_or(&s->pos, &one);
+		sc_dnf_free(&one);
+	}
+	for (size_t i = 0; i < nalt && neg; i++) {
 		sc_dnf one = { 0 }, notone = { 0 };
 		sc_dnf_true(&one);
 		for (size_t j = 0; j < alt[i].n; j++) {
@@ -185,11 +199,32 @@ static src *src_push(srclist *l, const ir_policy *p, const ir_stmt *st)
 	return s;
 }
 
+static void alts_free(sc_alt *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i].c);
+	free(v);
+}
+
+/* The conditions as written, copied: the own generator compares them. */
+static void src_alts(src *s, const cconj *alt, size_t nalt, uint8_t low)
+{
+	s->alt = xcalloc(nalt ? nalt : 1, sizeof *s->alt);
+	s->nalt = nalt;
+	s->low = low;
+	for (size_t i = 0; i < nalt; i++) {
+		s->alt[i].n = alt[i].n;
+		s->alt[i].c = xcalloc(alt[i].n ? alt[i].n : 1, sizeof *alt[i].c);
+		memcpy(s->alt[i].c, alt[i].c, alt[i].n * sizeof *alt[i].c);
+	}
+}
+
 static void srclist_free(srclist *l)
 {
 	for (size_t i = 0; i < l->n; i++) {
 		sc_dnf_free(&l->v[i].pos);
 		sc_dnf_free(&l->v[i].neg);
+		alts_free(l->v[i].alt, l->v[i].nalt);
 	}
 	free(l->v);
 	memset(l, 0, sizeof *l);
@@ -351,6 +386,38 @@ big:
 	return 0;
 }
 
+/* Sources -> a first-match list (own generator): sorted as ir_decide
+ * decides, rules whose action the default gives anyway dropped from the
+ * end (nothing after them could differ). Takes the sources' DNFs. */
+static void to_rules(srclist *l, ir_action def, sc_rules *out)
+{
+	sort_sources(l);
+	memset(out, 0, sizeof *out);
+	out->def = def;
+	out->present = true;
+	size_t n = l->n;
+	while (n > 0 && act_eq(l->v[n - 1].act, def))
+		n--;
+	out->v = xcalloc(n ? n : 1, sizeof *out->v);
+	for (size_t i = 0; i < n; i++) {
+		sc_rule *r = &out->v[out->n++];
+		r->act = l->v[i].act;
+		r->alt = l->v[i].alt;
+		r->nalt = l->v[i].nalt;
+		r->low = l->v[i].low;
+		l->v[i].alt = NULL;
+		l->v[i].nalt = 0;
+	}
+}
+
+static void rules_free(sc_rules *r)
+{
+	for (size_t i = 0; i < r->n; i++)
+		alts_free(r->v[i].alt, r->v[i].nalt);
+	free(r->v);
+	memset(r, 0, sizeof *r);
+}
+
 /* The more restrictive of two decisions; the syscall domain's on a tie. */
 static int combine(part *a, const part *b)
 {
@@ -489,8 +556,10 @@ static bool low32_exact(const ir_arg_cond *c)
 	}
 }
 
-/* Partition of the syscall domain for (a, nr). */
-static int sys_part(const ctx *c, ir_arch a, uint32_t nr, const char *name, part *out)
+/* Partition of the syscall domain for (a, nr); for the own generator
+ * (!c->lib) the first-match list in *rl instead. */
+static int sys_part(const ctx *c, ir_arch a, uint32_t nr, const char *name, part *out,
+		    sc_rules *rl)
 {
 	const ir_stmt_list *sl = &c->p->dom[IR_SYSCALL];
 	srclist l = { 0 };
@@ -521,10 +590,15 @@ static int sys_part(const ctx *c, ir_arch a, uint32_t nr, const char *name, part
 			break;
 		cconj one = { sy->conds, sy->ncond };
 		src *s = src_push(&l, c->p, st);
-		if (src_from(s, &one, 1, a, sy->arg32))
+		if (!c->lib)
+			src_alts(s, &one, 1, a == IR_ARCH_I386 ? 0x3f : sy->arg32);
+		else if (src_from(s, &one, 1, a, sy->arg32, c->lib))
 			rc = fail_big(c, st->loc, name);
 	}
-	if (!rc && partition(&l, c->sysdef, out))
+	memset(out, 0, sizeof *out);
+	if (!rc && !c->lib)
+		to_rules(&l, c->sysdef, rl);
+	else if (!rc && partition(&l, c->sysdef, out))
 		rc = fail_big(c, c->p->loc, name);
 	srclist_free(&l);
 	return rc;
@@ -532,7 +606,7 @@ static int sys_part(const ctx *c, ir_arch a, uint32_t nr, const char *name, part
 
 /* Partition of syscall-level domain m->dom for syscall `name` (args as the
  * socket(2) lowering needs them); empty when that domain says nothing. */
-static int dom_part(const ctx *c, ir_arch a, const sc_evmap *m, part *out)
+static int dom_part(const ctx *c, ir_arch a, const sc_evmap *m, part *out, sc_rules *rl)
 {
 	const ir_stmt_list *sl = &c->p->dom[m->dom];
 	ir_action def = dom_default(c, m->dom);
@@ -550,16 +624,20 @@ static int dom_part(const ctx *c, ir_arch a, const sc_evmap *m, part *out)
 		if (m->dom == IR_NETWORK)
 			na = net_alts(&st->u.net, alt, store);
 		src *s = src_push(&l, c->p, st);
-		if (na == 0) {           /* matches no socket(2) call */
+		if (!c->lib) {
+			src_alts(s, alt, na, 0x3f);   /* socket(2) takes ints */
+		} else if (na == 0) {           /* matches no socket(2) call */
 			memset(&s->pos, 0, sizeof s->pos);
 			sc_dnf_true(&s->neg);
-		} else if (src_from(s, alt, na, a, 0x3f)) {
+		} else if (src_from(s, alt, na, a, 0x3f, c->lib)) {
 			srclist_free(&l);
 			return fail_big(c, st->loc, m->name);
 		}
 	}
 	int rc = 0;
-	if (l.n || def.verdict != IR_ALLOW)
+	if ((l.n || def.verdict != IR_ALLOW) && !c->lib)
+		to_rules(&l, def, rl);
+	else if (l.n || def.verdict != IR_ALLOW)
 		if (partition(&l, def, out))
 			rc = fail_big(c, c->p->loc, m->name);
 	srclist_free(&l);
@@ -581,12 +659,33 @@ static int plan_sys(const ctx *c, const sc_plan *pl, ir_arch a, uint32_t nr, sc_
 	if (!sys_name(a, nr, name, sizeof name))
 		return 0;
 	part pt;
-	if (sys_part(c, a, nr, name, &pt))
+	sc_rules rs = { 0 }, rd = { 0 };
+	if (sys_part(c, a, nr, name, &pt, &rs))
 		return -1;
 	const sc_evmap *m = evmap_find(name);
+	if (!c->lib) {
+		if (m && dom_part(c, a, m, &pt, &rd)) {
+			rules_free(&rs);
+			return -1;
+		}
+		/* nothing to say beyond the filter's default */
+		if (!rs.n && act_eq(rs.def, pl->def) && (!rd.present || (!rd.n &&
+		    rd.def.verdict <= rs.def.verdict))) {
+			rules_free(&rs);
+			rules_free(&rd);
+			return 0;
+		}
+		sc_sysplan *s = arch_push(ap);
+		s->nr = nr;
+		snprintf(s->name, sizeof s->name, "%s", name);
+		s->ordered = true;
+		s->sys = rs;
+		s->dom = rd;
+		return 0;
+	}
 	if (m) {
 		part q;
-		if (dom_part(c, a, m, &q)) {
+		if (dom_part(c, a, m, &q, &rd)) {
 			part_free(&pt);
 			return -1;
 		}
@@ -727,6 +826,8 @@ void sc_plan_free(sc_plan *pl)
 			for (size_t j = 0; j < s->n; j++)
 				sc_dnf_free(&s->v[j].dnf);
 			free(s->v);
+			rules_free(&s->sys);
+			rules_free(&s->dom);
 		}
 		free(pl->arch[a].v);
 	}

@@ -37,6 +37,26 @@ typedef struct {
 	sc_dnf dnf;
 } sc_region;
 
+/* First match wins: the plan for polc's own generator keeps each domain's
+ * statements as an ordered list (most restrictive written verdict first,
+ * source order among equals: ir_decide's order) instead of disjoint
+ * regions, so no statement is ever negated and any combination of
+ * conditions stays linear in size. */
+typedef struct { ir_arg_cond *c; size_t n; } sc_alt;   /* a conjunction */
+typedef struct {
+	ir_action act;
+	sc_alt *alt;           /* matches when one alternative holds (none: never) */
+	size_t nalt;
+	uint8_t low;           /* bit i: argument i is compared on its lower 32
+	                          bits (32-bit C type, or the i386 ABI) */
+} sc_rule;
+typedef struct {
+	sc_rule *v;
+	size_t n;
+	ir_action def;         /* when none matches */
+	bool present;
+} sc_rules;
+
 typedef struct {
 	uint32_t nr;           /* arch's number (x32: with the 0x40000000 bit) */
 	char name[64];
@@ -46,6 +66,10 @@ typedef struct {
 	bool complete;         /* none was left out: the regions cover every
 	                          argument value (codegen may then test all but
 	                          one of them) */
+	bool ordered;          /* built for polc's generator: v is empty, the
+	                          decision is the more restrictive of sys's and
+	                          dom's (syscall-level domain, when present) */
+	sc_rules sys, dom;
 } sc_sysplan;
 
 typedef struct {

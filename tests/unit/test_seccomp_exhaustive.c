@@ -17,6 +17,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <linux/audit.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "bpf_interp.h"
 #include "compiler/compile.h"
@@ -103,32 +108,35 @@ static const char *const rsys[] = { "dup", "dup2", "personality", "lseek", "unsh
 				    "madvise", "getppid", "uname", "ioctl", "kill" };
 static const char *const rops[] = { "==", "!=", "<", "<=", ">", ">=" };
 static const uint64_t rvals[] = { 0, 1, 2, 3, 7, 8, 0xff, 0x100, 0x7fffffff, 0x80000000,
-				  0xffffffff, 0x100000000ULL, 0x8000000000000000ULL };
+				  0xffffffff, 0x100000000ULL, 0x8000000000000000ULL,
+				  0x7ffffffe, 0x80000001, 0xfffffffe, 0x100000001ULL,
+				  0x7fffffffffffffffULL, 0x8000000000000001ULL,
+				  0xfffffffffffffffeULL, 0xffffffffffffffffULL };
+#define NRVALS (sizeof rvals / sizeof rvals[0])
 
-static char *random_policy(void)
+/* nst statements; one_sys: all on one syscall (many conditions meet). */
+static char *random_policy_n(int nst, const char *one_sys)
 {
-	char *s = malloc(8192);
+	char *s = malloc(64 + (size_t)nst * 200);
 	size_t n = 0;
 	unsigned arch = (unsigned)(rnd() % 4);
 	n += (size_t)sprintf(s + n, "policy r { %s%s%s",
 			      arch == 1 ? "arch x86_64, i386; " : arch == 2 ? "arch x86_64, x32; " : "",
 			      rnd() % 2 ? "default deny syscall; " : "",
 			      rnd() % 5 == 0 ? "mode audit; " : "");
-	int nst = 2 + (int)(rnd() % 6);
 	for (int i = 0; i < nst; i++) {
 		static const char *const acts[] = { "allow", "audit", "deny", "deny errno EACCES", "kill" };
-		/* on x32 libseccomp sees 32 bits only: 32-bit-argument calls */
-		const char *sys = arch == 2 ? rsys[rnd() % 3] : rsys[rnd() % 10];
+		const char *sys = one_sys ? one_sys : rsys[rnd() % 10];
 		n += (size_t)sprintf(s + n, "%s syscall %s", acts[rnd() % 5], sys);
 		int nc = (int)(rnd() % 3);
 		for (int c = 0; c < nc; c++) {
-			int arg = arch == 2 ? 0 : (int)(rnd() % 3);
+			int arg = (int)(rnd() % 3);
 			/* one rnd() per statement: argument evaluation order is
 			 * unspecified, and the policies must not depend on the compiler */
 			bool masked = rnd() % 4 == 0;
-			unsigned long long m = rvals[rnd() % 13] | 1, bit = rnd() % 2;
+			unsigned long long m = rvals[rnd() % NRVALS] | 1, bit = rnd() % 2;
 			const char *op = rops[rnd() % 6];
-			unsigned long long val = rvals[rnd() % 13];
+			unsigned long long val = rvals[rnd() % NRVALS];
 			if (masked)
 				n += (size_t)sprintf(s + n, "%s arg%d & 0x%llx == 0x%llx", c ? " &&" : " if", arg, m, bit);
 			else
@@ -138,6 +146,11 @@ static char *random_policy(void)
 	}
 	sprintf(s + n, "}");
 	return s;
+}
+
+static char *random_policy(void)
+{
+	return random_policy_n(2 + (int)(rnd() % 6), NULL);
 }
 
 /* ---- the oracle ---- */
@@ -233,7 +246,38 @@ static unsigned used_args(const ir_policy *p, ir_arch a, uint32_t nr, bool *cond
 	return m;
 }
 
-typedef struct { unsigned long long checked, mismatches, cache_bad; } tally;
+typedef struct { unsigned long long checked, mismatches, cache_bad, loaded; } tally;
+
+/* The kernel's own checker: a forked child installs the filter (and only
+ * the child). The filter may deny exit_group itself, so the child reports
+ * through shared memory, then exits however it still can (a trap ends it
+ * without a syscall). */
+static void kernel_loads(const struct sock_filter *f, size_t len, const char *text, tally *t)
+{
+	static volatile int *flag;
+	if (!flag) {
+		flag = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+		assert_true(flag != MAP_FAILED);
+	}
+	*flag = 0;
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		struct sock_fprog prog = { (unsigned short)len, (struct sock_filter *)f };
+		if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) ||
+		    syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog))
+			_exit(4);
+		*flag = 1;
+		syscall(SYS_exit_group, 0);
+		syscall(SYS_exit, 0);
+		__builtin_trap();
+	}
+	int st;
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	if (*flag != 1)
+		fail_msg("the kernel refused the filter (%zu instructions): %s", len, text);
+	t->loaded++;
+}
 
 static void check_one(const ir_policy *p, const struct sock_filter *prog, size_t len,
 		      uint32_t audit_arch, uint32_t nr, const uint64_t args[6],
@@ -265,6 +309,7 @@ static void check_one(const ir_policy *p, const struct sock_filter *prog, size_t
 /* Check text's filter against text's oracle, or (wrong != NULL) wrong's
  * filter against text's oracle: the self-check that mismatches are seen. */
 static void check_policy2(const char *text, const char *wrong, tally *t);
+static const ir_policy *compile1(const char *text, diag_ctx *d, ir_program *prog);
 static int refused_merge;   /* policies the backend refused (see check_policy2) */
 static void check_policy(const char *text, tally *t)
 {
@@ -368,9 +413,10 @@ static void check_profiled(const ir_policy *p, const char *text, tally *t)
 	}
 	assert_true(info.mean_after <= info.mean_before);
 	profiled_hot += info.hot;
-	profiled_pols += info.hot > 0;
+	profiled_pols += info.mean_after < info.mean_before;
 	check_filter(p, (const struct sock_filter *)b.data, b.len / sizeof(struct sock_filter),
 		     text, t);
+	kernel_loads((const struct sock_filter *)b.data, b.len / sizeof(struct sock_filter), text, t);
 	buf_free(&b);
 	diag_free(&d);
 }
@@ -413,13 +459,93 @@ static void check_policy2(const char *text, const char *wrong, tally *t)
 	const struct sock_filter *f = (const struct sock_filter *)b.data;
 	size_t len = b.len / sizeof *f;
 	check_filter(p, f, len, text, t);
-	if (!wrong)
+	if (!wrong) {
+		kernel_loads(f, len, text, t);
 		check_profiled(p, text, t);
+	}
 	buf_free(&b);
 	if (wrong)
 		ir_program_free(&wprog);
 	ir_program_free(&prog);
 	diag_free(&d);
+}
+
+/* n conditional statements, spread over the first 64 x86_64 syscalls. */
+static char *limit_policy(size_t n)
+{
+	size_t nn;
+	const char *const *names = sys_names(&nn);
+	char *s = malloc(64 + n * 96);
+	size_t k = (size_t)sprintf(s, "policy big { ");
+	for (size_t i = 0; i < n; i++)
+		k += (size_t)sprintf(s + k, "deny syscall %s if arg0 == 0x%zx00000001 && arg1 > 7; ",
+				     names[i % (nn < 64 ? nn : 64)], i + 1);
+	sprintf(s + k, "}");
+	return s;
+}
+
+/* Length polc gives the n-statement policy (0: refused for size). */
+static size_t limit_len(size_t n, bool *refused, char **text)
+{
+	*text = limit_policy(n);
+	diag_ctx d;
+	diag_init(&d);
+	ir_program prog;
+	const ir_policy *p = compile1(*text, &d, &prog);
+	buf b;
+	buf_init(&b);
+	sc_codegen_info *ci = calloc(1, sizeof *ci);
+	int rc = sc_build_bpf_mix(p, false, NULL, 0, &d, &b, ci);
+	*refused = rc != 0;
+	if (rc) {
+		bool said = false;
+		for (size_t i = 0; i < d.n; i++)
+			said |= strstr(d.v[i].msg, "at most 4096") != NULL;
+		assert_true(said);
+		assert_int_equal(b.len, 0);     /* nothing written */
+	}
+	size_t len = ci->len;
+	free(ci);
+	buf_free(&b);
+	ir_program_free(&prog);
+	diag_free(&d);
+	return len;
+}
+
+/* The largest such policy that fits is built, checked and loaded; one
+ * statement more is refused with the limit in the message. */
+static size_t size_limit(tally *t)
+{
+	size_t lo = 1, hi = 2;
+	bool ref;
+	char *txt;
+	for (;; hi *= 2) {
+		assert_true(hi < 100000);
+		limit_len(hi, &ref, &txt);
+		free(txt);
+		if (ref)
+			break;
+		lo = hi;
+	}
+	while (hi - lo > 1) {
+		size_t mid = (lo + hi) / 2;
+		limit_len(mid, &ref, &txt);
+		free(txt);
+		if (ref)
+			hi = mid;
+		else
+			lo = mid;
+	}
+	size_t len = limit_len(lo, &ref, &txt);
+	assert_false(ref);
+	assert_true(len <= BPF_MAXINSNS && len > BPF_MAXINSNS - 64);
+	check_policy(txt, t);
+	free(txt);
+	size_t over = limit_len(hi, &ref, &txt);
+	free(txt);
+	assert_true(ref);
+	assert_true(over > BPF_MAXINSNS);
+	return len;
 }
 
 static void test_exhaustive(void **state)
@@ -435,21 +561,29 @@ static void test_exhaustive(void **state)
 	size_t npol = 0;
 	for (size_t i = 0; i < NHAND; i++, npol++)
 		check_policy(hand[i], &t);
-	for (int i = 0; i < 40; i++, npol++) {
+	for (int i = 0; i < 150; i++, npol++) {
 		char *s = random_policy();
 		check_policy(s, &t);
 		free(s);
 	}
+	/* many conditions on one syscall: every pair of them meets */
+	for (int i = 0; i < 30; i++, npol++) {
+		char *s = random_policy_n(8 + (int)(rnd() % 10), rsys[rnd() % 10]);
+		check_policy(s, &t);
+		free(s);
+	}
+	size_t under = size_limit(&t);
+	npol++;
 	printf("seccomp exhaustive: %zu policies (%d refused by the merge check), %llu decisions "
-	       "checked (plain and profiled layouts; %zu policies with a hot prefix, %zu syscalls in them), "
-	       "%llu mismatches, %llu argument loads on unconditional allows\n", npol,
-	       refused_merge, t.checked, profiled_pols, profiled_hot, t.mismatches, t.cache_bad);
-	assert_true(npol >= 40);
-	assert_true(npol - (size_t)refused_merge >= 70);
+	       "checked (plain and profiled layouts; %zu policies laid out better for their mix, "
+	       "%zu syscalls in jeq chains), %llu mismatches, %llu argument loads on unconditional "
+	       "allows, %llu filters loaded by the kernel; size limit: %zu instructions built, "
+	       "one statement more refused\n", npol, refused_merge, t.checked, profiled_pols,
+	       profiled_hot, t.mismatches, t.cache_bad, t.loaded, under);
+	assert_true(npol >= 200);
+	assert_int_equal(refused_merge, 0);
 	assert_int_equal(t.mismatches, 0);
 	assert_int_equal(t.cache_bad, 0);
-	/* small filters gain nothing from a prefix (libseccomp decides them in
-	 * a few steps); the deny-default ones do */
 	assert_true(profiled_pols >= 10);
 }
 
