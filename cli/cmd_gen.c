@@ -38,6 +38,8 @@ static int usage_to(FILE *f, int rc)
 	      "  --families               list the syscall families and why each is one, then exit\n"
 	      "  --update PROFILE         add to PROFILE what the traces (polc run --mode audit\n"
 	      "                           logs) show it refusing; prints the diff, writes atomically\n"
+	      "  --runtime runc           also allow what runc does itself after installing the\n"
+	      "                           filter, before it execs the workload (container profiles)\n"
 	      "  --strict                 a trace showing the workload failing (bind/listen/exec\n"
 	      "                           error, exit status != 0, signal) is an error, not a warning\n",
 	      f);
@@ -130,6 +132,30 @@ static char *parse_domains(const char *s)
 	return buf_cstr(&b);
 }
 
+/* What runc 1.1 does itself between installing the container's filter and
+ * exec'ing the workload (seen with SCMP_ACT_LOG as the default action in
+ * tests/t_oci_runtime.sh: close, futex, openat, epoll_ctl, fstatfs,
+ * getdents64 (runc closes the descriptors it leaves open), then
+ * execve). A recorded workload never shows these: they are runc's. */
+static void add_runtime(buf *b)
+{
+	static const char block[] =
+		"\n\t# --runtime runc: what runc does itself after installing the filter\n"
+		"\tallow syscall close, epoll_ctl, execve, fstatfs, futex, getdents64, openat;\n";
+	const char *text = buf_cstr(b);
+	const char *end = strrchr(text, '}');
+	if (!end)
+		return;
+	size_t at = (size_t)(end - text);
+	buf t;
+	buf_init(&t);
+	buf_put(&t, text, at);
+	buf_puts(&t, block + (at && text[at - 1] == '\n' && at > 1 && text[at - 2] == '\n'));
+	buf_puts(&t, text + at);
+	buf_free(b);
+	*b = t;
+}
+
 int cmd_gen(int argc, char **argv)
 {
 	static const struct option lo[] = {
@@ -142,6 +168,7 @@ int cmd_gen(int argc, char **argv)
 		{ "no-families", no_argument, 0, 'N' },
 		{ "families", no_argument, 0, 'L' },
 		{ "strict", no_argument, 0, 'S' },
+		{ "runtime", required_argument, 0, 'R' },
 		{ "update", required_argument, 0, 'U' },
 		{ "help", no_argument, 0, 'h' },
 		{ 0, 0, 0, 0 }
@@ -151,6 +178,7 @@ int cmd_gen(int argc, char **argv)
 	const char *out = "-", *update = NULL;
 	char *deny = NULL;
 	bool strict = false;
+	const char *runtime = NULL;
 	optind = 1;
 	opterr = 0;   /* our message names the command: "polc gen: ..." */
 	int c;
@@ -169,6 +197,15 @@ int cmd_gen(int argc, char **argv)
 		case 'N': o.no_families = true; break;
 		case 'L': free(deny); return list_families();
 		case 'S': strict = true; break;
+		case 'R':
+			if (strcmp(optarg, "runc")) {
+				fprintf(stderr, "polc gen: --runtime '%s': polc knows what runc needs "
+					"(runc)\n", optarg);
+				free(deny);
+				return EXIT_USAGE;
+			}
+			runtime = optarg;
+			break;
 		case 'U': update = optarg; break;
 		case 'h': free(deny); return usage_to(stdout, EXIT_OK);
 		default:
@@ -213,6 +250,8 @@ int cmd_gen(int argc, char **argv)
 		free(err);
 		rc = EXIT_POLICY;
 	}
+	if (rc == EXIT_OK && runtime)
+		add_runtime(&b);
 	if (rc == EXIT_OK && write_file_atomic(out, b.data, b.len) < 0) {
 		fprintf(stderr, "polc gen: cannot write '%s': %s\n", out, strerror(errno));
 		rc = EXIT_SYSTEM;
