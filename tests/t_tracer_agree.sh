@@ -4,7 +4,8 @@
 # capabilities implied by calls and by socket operations, a thread, a forked
 # exec) recorded with ptrace and with eBPF gives the same trace, line for
 # line, except what docs/trace-format.md lists as the recorders' documented
-# differences: meta duration_ms and meta tracer.
+# differences: meta duration_ms and meta tracer; and the syscall counts
+# equal strace -c's.
 set -u
 P=$SRC/$BUILD/tests/progs
 T=$(mktemp -d)
@@ -33,4 +34,20 @@ for want in 'meta processes 2' 'cap chown ok 1' 'cap setuid ok 1' 'cap net_raw o
 	'syscall x86_64 clone 2'; do
 	grep -qxF -- "$want" "$T/ebpf.cmp" || fail "both traces lack: $want"
 done
+# And against a counter we did not write: strace -c's per-syscall counts
+# for the same program (strace leaves out exit and exit_group, which never
+# return, and adds a total).
+if command -v strace >/dev/null 2>&1; then
+	mkdir "$T/d"
+	strace -f -qq -c -U name,calls -o "$T/strace.txt" "$P/trace_agree" "$T/d" ||
+		fail "strace run"
+	rm -rf "$T/d"
+	awk 'NF == 2 && $2 ~ /^[0-9]+$/ && $1 != "total" { print "syscall x86_64", $1, $2 }' \
+		"$T/strace.txt" | LC_ALL=C sort > "$T/strace.cmp"
+	grep '^syscall ' "$T/ebpf.cmp" | grep -v -e ' exit ' -e ' exit_group ' |
+		LC_ALL=C sort > "$T/ours.cmp"
+	diff -u "$T/strace.cmp" "$T/ours.cmp" || fail "syscall counts differ from strace -c (- strace)"
+else
+	echo "note: strace not installed: counts not compared with it"
+fi
 echo "ok: ptrace and eBPF traces agree ($(wc -l < "$T/ebpf.cmp") lines)"
