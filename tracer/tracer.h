@@ -41,6 +41,15 @@ int record_ebpf(const record_opts *o, trace *out, char **err);
 int record_notify(const void *filter, size_t ninsn, const char *prog, char *const *argv,
 		  trace *out, int *status, char **err);
 
+/* `polc run --target apparmor --mode audit`: the kernel log from now on
+ * (aalog_open: /dev/kmsg at its end, or -1), and after the run the
+ * apparmor="ALLOWED" records of profile (and its children) as trace
+ * records: file perms, execs, capabilities, network creates/binds/...
+ * Returns how many records were the profile's; records the kernel's rate
+ * limit dropped are counted in meta lost. */
+int aalog_open(void);
+uint64_t aalog_collect(int fd, const char *profile, trace *t);
+
 /* Can the eBPF tracer run here? If not, *why (static) says why. */
 bool ebpf_available(const char **why);
 
