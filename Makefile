@@ -142,6 +142,8 @@ install: $(POLC)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 0755 $(POLC) $(DESTDIR)$(PREFIX)/bin/polc
 	install -m 0644 docs/polc.1 $(DESTDIR)$(PREFIX)/share/man/man1/polc.1
+	install -d $(DESTDIR)$(PREFIX)/share/bash-completion/completions
+	install -m 0644 tools/polc.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/polc
 
 clean:
 	rm -rf build build-* polc

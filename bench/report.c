@@ -621,20 +621,6 @@ void bench_markdown(const bench_opts *o, const bresults *r, buf *out)
 
 /* ---- JSON ---- */
 
-static void json_str(buf *out, const char *s)
-{
-	buf_puts(out, "\"");
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '"' || c == '\\')
-			buf_printf(out, "\\%c", c);
-		else if (c < 0x20)
-			buf_printf(out, "\\u%04x", c);
-		else
-			buf_put(out, s, 1);
-	}
-	buf_puts(out, "\"");
-}
 
 static void json_num(buf *out, double v)
 {
@@ -652,14 +638,14 @@ static void json_env(buf *out, const bresults *r, const char *env, bool *first)
 			continue;
 		buf_puts(out, any ? ",\n      " : (*first ? "\n    " : ",\n    "));
 		if (!any) {
-			json_str(out, env);
+			buf_json_str(out, env);
 			buf_puts(out, ": {\n      ");
 		}
 		any = true;
 		*first = false;
-		json_str(out, r->notes[i].key);
+		buf_json_str(out, r->notes[i].key);
 		buf_puts(out, ": ");
-		json_str(out, r->notes[i].value);
+		buf_json_str(out, r->notes[i].value);
 	}
 	if (any)
 		buf_puts(out, "\n    }");
@@ -668,17 +654,17 @@ static void json_env(buf *out, const bresults *r, const char *env, bool *first)
 static void json_series(buf *out, const bresults *r, const bseries *s)
 {
 	buf_puts(out, "    {\"env\": ");
-	json_str(out, s->env);
+	buf_json_str(out, s->env);
 	buf_puts(out, ", \"section\": ");
-	json_str(out, s->section);
+	buf_json_str(out, s->section);
 	buf_puts(out, ", \"backend\": ");
-	json_str(out, s->backend);
+	buf_json_str(out, s->backend);
 	buf_puts(out, ", \"scenario\": ");
-	json_str(out, s->scenario);
+	buf_json_str(out, s->scenario);
 	buf_puts(out, ", \"metric\": ");
-	json_str(out, s->metric);
+	buf_json_str(out, s->metric);
 	buf_puts(out, ", \"unit\": ");
-	json_str(out, s->unit);
+	buf_json_str(out, s->unit);
 	buf_puts(out, ", \"values\": [");
 	for (size_t j = 0; j < s->n; j++) {
 		buf_puts(out, j ? ", " : "");
@@ -706,7 +692,7 @@ void bench_json(const bench_opts *o, const bresults *r, buf *out)
 {
 	(void)o;
 	buf_puts(out, "{\n  \"polc_version\": ");
-	json_str(out, POLC_VERSION);
+	buf_json_str(out, POLC_VERSION);
 	buf_puts(out, ",\n  \"cost_ratio\": \"scenario / baseline of the same round for times, "
 		 "baseline / scenario for throughput: > 1 is slower\",\n  \"environments\": {");
 	static const char *const all[] = { "run", "native", "lab", "model" };

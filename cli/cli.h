@@ -32,6 +32,7 @@ typedef struct {
 	bool json;                    /* --json */
 	bool vm;                      /* --vm */
 	bool probes;                  /* verify --probes: one line per probe */
+	bool quiet;                   /* cli_compile prints no diagnostics (check --json) */
 	char **cmd;                   /* run: after "--" */
 	/* results */
 	diag_ctx diag;

@@ -125,7 +125,8 @@ int cli_compile(cli_args *a, bool select)
 		a->compiled = true;
 	if (r == 0 && select)
 		a->pol = ir_program_select(&a->prog, a->policy, &a->diag);
-	diag_print(&a->diag, stderr, isatty(STDERR_FILENO));
+	if (!a->quiet)
+		diag_print(&a->diag, stderr, isatty(STDERR_FILENO));
 	if (a->diag.nio)
 		return EXIT_SYSTEM;   /* a file could not be read: I/O, not the policy */
 	if (r < 0 || (select && !a->pol))
@@ -153,13 +154,48 @@ static int need_files(cli_args *a, const char *cmd)
 	return -1;
 }
 
+/* `polc check --json`: {"ok", "policies", "rules", "statements",
+ * "diagnostics": [{"file", "line", "col", "severity", "message"}]} on
+ * standard output, in source order. */
+static void check_json(cli_args *a, int r)
+{
+	static const char *const sev[] = { "note", "warning", "error" };
+	size_t npol = a->compiled ? a->prog.npolicies : 0, nstmt = 0;
+	for (size_t i = 0; i < npol; i++)
+		for (int d = 0; d < IR_NDOMAIN; d++)
+			nstmt += a->prog.policies[i]->dom[d].n;
+	buf o;
+	buf_init(&o);
+	buf_printf(&o, "{\"ok\":%s,\"policies\":%zu,\"rules\":%zu,\"statements\":%zu,"
+		   "\"diagnostics\":[", r == EXIT_OK ? "true" : "false", npol,
+		   a->compiled ? a->prog.nrules : 0, nstmt);
+	for (size_t i = 0; i < a->diag.n; i++) {
+		const diag *dg = &a->diag.v[i];
+		buf_puts(&o, i ? ",\n {\"file\":" : "\n {\"file\":");
+		if (dg->loc.file)
+			buf_json_str(&o, dg->loc.file->path);
+		else
+			buf_puts(&o, "null");
+		buf_printf(&o, ",\"line\":%d,\"col\":%d,\"severity\":\"%s\",\"message\":",
+			   dg->loc.line, dg->loc.col, sev[dg->sev]);
+		buf_json_str(&o, dg->msg);
+		buf_puts(&o, "}");
+	}
+	buf_puts(&o, a->diag.n ? "\n]}\n" : "]}\n");
+	fwrite(o.data, 1, o.len, stdout);
+	buf_free(&o);
+}
+
 int cmd_check(int argc, char **argv)
 {
 	cli_args a;
 	if (cli_parse(&a, argc, argv, false) < 0 || need_files(&a, "check") < 0)
 		return EXIT_USAGE;
+	a.quiet = a.json;              /* the diagnostics go into the JSON */
 	int r = cli_compile(&a, a.policy != NULL);
-	if (r == EXIT_OK) {
+	if (a.json) {
+		check_json(&a, r);
+	} else if (r == EXIT_OK) {
 		size_t nstmt = 0;
 		for (size_t i = 0; i < a.prog.npolicies; i++)
 			for (int d = 0; d < IR_NDOMAIN; d++)
@@ -223,6 +259,15 @@ int cmd_build(int argc, char **argv)
 		return EXIT_USAGE;
 	const backend *b = pick_target(&a, "build");
 	if (!b || (a.format && !format_ok(b, a.format))) {
+		cli_done(&a);
+		return EXIT_USAGE;
+	}
+	/* raw BPF (a filter, a bundle) is binary: never onto a terminal */
+	const char *fmt = a.format ? a.format : b->formats[0];
+	if ((!strcmp(fmt, "bpf") || !strcmp(fmt, "bundle")) && !a.check &&
+	    (!a.output || !strcmp(a.output, "-")) && isatty(STDOUT_FILENO)) {
+		fprintf(stderr, "polc build: --target %s --format %s is binary: not writing it to a "
+			"terminal (give -o FILE, or redirect standard output)\n", b->name, fmt);
 		cli_done(&a);
 		return EXIT_USAGE;
 	}

@@ -17,32 +17,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/cli.h"
 #include "cli/commands.h"
 #include "compiler/util.h"
 #include "tracer/gen.h"
 
+/* The one usage text: cli/dispatch.c's, as `polc help gen` prints it. */
 static int usage_to(FILE *f, int rc)
 {
-	fputs("usage: polc gen [OPTIONS] [-o FILE] TRACE...\n"
-	      "       polc gen --update PROFILE [OPTIONS] LOG...\n"
-	      "       polc gen --families\n"
-	      "Merge traces from polc record and write an allow-list policy.\n"
-	      "  -n, --name NAME          the policy's name (default: generated)\n"
-	      "  -o, --output FILE        write there (default: stdout), atomically\n"
-	      "  --base RULE              `use RULE;` and only what it does not allow already\n"
-	      "  --deny-default DOMAINS   also `default deny` these (comma-separated: file, exec,\n"
-	      "                           capability, mount, network, ptrace, signal)\n"
-	      "  --dir-threshold N        a directory with N or more entries becomes dir/* (default 8)\n"
-	      "  --include-failed         also events that failed (default: successful ones only)\n"
-	      "  --no-families            syscalls exactly as recorded, without their families\n"
-	      "  --families               list the syscall families and why each is one, then exit\n"
-	      "  --update PROFILE         add to PROFILE what the traces (polc run --mode audit\n"
-	      "                           logs) show it refusing; prints the diff, writes atomically\n"
-	      "  --runtime runc           also allow what runc does itself after installing the\n"
-	      "                           filter, before it execs the workload (container profiles)\n"
-	      "  --strict                 a trace showing the workload failing (bind/listen/exec\n"
-	      "                           error, exit status != 0, signal) is an error, not a warning\n",
-	      f);
+	cli_usage("gen", f);
 	return rc;
 }
 

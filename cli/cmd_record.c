@@ -17,16 +17,15 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cli/cli.h"
 #include "cli/commands.h"
 #include "compiler/util.h"
 #include "tracer/tracer.h"
 
+/* The one usage text: cli/dispatch.c's, as `polc help record` prints it. */
 static int usage_to(FILE *f, int rc)
 {
-	fputs("usage: polc record [--tracer ebpf|ptrace] [--duration SECONDS] "
-	      "[--allow-loss] [--no-status] -o FILE -- CMD [ARG...]\n"
-	      "       polc record --tracer ebpf --cgroup PATH [--duration SECONDS] -o FILE\n",
-	      f);
+	cli_usage("record", f);
 	return rc;
 }
 

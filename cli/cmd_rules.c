@@ -157,24 +157,6 @@ static char *rule_source(const ir_rule *r)
 
 /* ---- JSON ---- */
 
-static void json_str(buf *b, const char *s)
-{
-	buf_puts(b, "\"");
-	for (; s && *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '"' || c == '\\')
-			buf_printf(b, "\\%c", c);
-		else if (c == '\n')
-			buf_puts(b, "\\n");
-		else if (c == '\t')
-			buf_puts(b, "\\t");
-		else if (c < 0x20)
-			buf_printf(b, "\\u%04x", c);
-		else
-			buf_put(b, s, 1);
-	}
-	buf_puts(b, "\"");
-}
 
 static void json_support(buf *b, const ir_rule *r)
 {
@@ -185,13 +167,13 @@ static void json_support(buf *b, const ir_rule *r)
 		rule_support rs = classify_rule(be, r);
 		buf_printf(b, "%s", first ? "" : ", ");
 		first = false;
-		json_str(b, be->name);
+		buf_json_str(b, be->name);
 		buf_printf(b, ": {\"level\": \"%s\", \"statements\": %zu, \"exact\": %zu, "
 			   "\"partial\": %zu, \"none\": %zu, \"why\": [", level_word(rs.level),
 			   rs.nstmt, rs.nexact, rs.npartial, rs.nnone);
 		for (size_t w = 0; w < rs.nwhy; w++) {
 			buf_puts(b, w ? ", " : "");
-			json_str(b, rs.why[w]);
+			buf_json_str(b, rs.why[w]);
 		}
 		buf_puts(b, "]}");
 	}
@@ -201,21 +183,21 @@ static void json_support(buf *b, const ir_rule *r)
 static void json_rule(buf *b, const ir_rule *r, bool with_source)
 {
 	buf_puts(b, "{\"name\": ");
-	json_str(b, r->name);
+	buf_json_str(b, r->name);
 	buf_puts(b, ", \"summary\": ");
 	if (r->summary)
-		json_str(b, r->summary);
+		buf_json_str(b, r->summary);
 	else
 		buf_puts(b, "null");
 	buf_puts(b, ", \"file\": ");
-	json_str(b, r->loc.file ? r->loc.file->path : "");
+	buf_json_str(b, r->loc.file ? r->loc.file->path : "");
 	buf_printf(b, ", \"line\": %d, \"statements\": %zu, \"support\": ",
 		   r->loc.line, rule_nstmt(r));
 	json_support(b, r);
 	if (with_source) {
 		char *src = rule_source(r);
 		buf_puts(b, ", \"source\": ");
-		json_str(b, src ? src : "");
+		buf_json_str(b, src ? src : "");
 		free(src);
 	}
 	buf_puts(b, "}");

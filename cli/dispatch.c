@@ -15,7 +15,7 @@ typedef struct {
 } command;
 
 static const command commands[] = {
-	{ "check", cmd_check, "polc check [-I DIR] [--policy NAME] [--werror] FILE...",
+	{ "check", cmd_check, "polc check [-I DIR] [--policy NAME] [--werror] [--json] FILE...",
 	  "parse and check policy files; report every error" },
 	{ "build", cmd_build, "polc build FILE... --target seccomp|apparmor|bpf [--policy NAME]\n"
 	  "           [--format FMT] [-o OUT] [--allow-partial] [--domains LIST] [-I DIR] [--check FILE]\n"
@@ -27,14 +27,31 @@ static const command commands[] = {
 	{ "run", cmd_run, "polc run --target seccomp|apparmor|bpf [--policy NAME] [--allow-partial] [--domains LIST]\n"
 	  "           [--mode enforce|audit -o LOG] FILE -- CMD [ARGS...]",
 	  "run CMD confined by the policy" },
-	{ "rules", cmd_rules, "polc rules [--json] [NAME]", "list the rule library, or print one rule" },
-	{ "record", cmd_record, "polc record [--tracer ebpf|ptrace] [--duration S] -o TRACE -- CMD [ARGS...]",
+	{ "rules", cmd_rules, "polc rules [--json] [NAME]",
+	  "list the built-in rules with their per-backend support, or print rule NAME's source" },
+	{ "record", cmd_record, "polc record [--tracer ebpf|ptrace] [--duration SECONDS] "
+	  "[--allow-loss] [--no-status] -o FILE -- CMD [ARG...]\n"
+	  "       polc record --tracer ebpf --cgroup PATH [--duration SECONDS] -o FILE",
 	  "record what a workload does" },
-	{ "gen", cmd_gen, "polc gen TRACE... [--name NAME] [--base PRESET] [-o OUT.pol]\n"
-	  "           [--deny-default DOMAINS] [--dir-threshold N] [--include-failed]\n"
-	  "           [--no-families] [--strict]   (polc gen --help: each option)\n"
-	  "       polc gen --update PROFILE LOG...   (add what PROFILE refused; shows the diff)\n"
-	  "       polc gen --families   (the syscall families and why each is one)",
+	{ "gen", cmd_gen, "polc gen [OPTIONS] [-o FILE] TRACE...\n"
+	  "       polc gen --update PROFILE [OPTIONS] LOG...\n"
+	  "       polc gen --families\n"
+	  "Merge traces from polc record and write an allow-list policy.\n"
+	  "  -n, --name NAME          the policy's name (default: generated)\n"
+	  "  -o, --output FILE        write there (default: stdout), atomically\n"
+	  "  --base RULE              `use RULE;` and only what it does not allow already\n"
+	  "  --deny-default DOMAINS   also `default deny` these (comma-separated: file, exec,\n"
+	  "                           capability, mount, network, ptrace, signal)\n"
+	  "  --dir-threshold N        a directory with N or more entries becomes dir/* (default 8)\n"
+	  "  --include-failed         also events that failed (default: successful ones only)\n"
+	  "  --no-families            syscalls exactly as recorded, without their families\n"
+	  "  --families               list the syscall families and why each is one, then exit\n"
+	  "  --update PROFILE         add to PROFILE what the traces (polc run --mode audit\n"
+	  "                           logs) show it refusing; prints the diff, writes atomically\n"
+	  "  --runtime runc           also allow what runc does itself after installing the\n"
+	  "                           filter, before it execs the workload (container profiles)\n"
+	  "  --strict                 a trace showing the workload failing (bind/listen/exec\n"
+	  "                           error, exit status != 0, signal) is an error, not a warning",
 	  "generate a minimal policy from traces" },
 	{ "load", cmd_load, "polc load BUNDLE --cgroup PATH", "load a BPF LSM bundle for a cgroup" },
 	{ "unload", cmd_unload, "polc unload [--cgroup PATH]", "unload BPF LSM policies" },
@@ -111,5 +128,12 @@ int polc_main(int argc, char **argv)
 		fprintf(stderr, "polc: unknown command '%s' (see 'polc --help')\n", name);
 		return EXIT_USAGE;
 	}
+	/* `polc X --help` is `polc help X`, for every command (not in the
+	 * command line after "--", which is the workload's) */
+	for (int i = 2; i < argc && strcmp(argv[i], "--"); i++)
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			cli_usage(name, stdout);
+			return EXIT_OK;
+		}
 	return c->run(argc - 1, argv + 1);
 }

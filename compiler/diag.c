@@ -248,6 +248,9 @@ static int cmp_group(const void *a, const void *b)
 
 void diag_print(const diag_ctx *d, FILE *out, bool color)
 {
+	const char *nc = getenv("NO_COLOR");       /* no-color.org */
+	if (nc && *nc)
+		color = false;
 	diag_group *g = xcalloc(d->n + 1, sizeof *g);
 	size_t ng = 0;
 	for (size_t i = 0; i < d->n; i++) {

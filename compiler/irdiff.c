@@ -610,19 +610,6 @@ static void put_loc(buf *out, const irdiff_side *s)
 		buf_printf(out, "%s:%d:%d", s->at.file->path, s->at.line, s->at.col);
 }
 
-static void json_str(buf *out, const char *s)
-{
-	buf_puts(out, "\"");
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			buf_printf(out, "\\%c", *s);
-		else if ((unsigned char)*s < 0x20)
-			buf_printf(out, "\\u%04x", *s);
-		else
-			buf_put(out, s, 1);
-	}
-	buf_puts(out, "\"");
-}
 
 static void json_side(buf *out, const irdiff_side *s)
 {
@@ -631,7 +618,7 @@ static void json_side(buf *out, const irdiff_side *s)
 	put_loc(&lb, s);
 	buf_printf(out, "{\"decision\":\"%s\",\"errno\":%d,\"at\":", ir_verdict_name(s->verdict),
 		   s->verdict == IR_DENY ? s->err : 0);
-	json_str(out, buf_cstr(&lb));
+	buf_json_str(out, buf_cstr(&lb));
 	buf_puts(out, "}");
 	buf_free(&lb);
 }
@@ -645,7 +632,7 @@ void irdiff_print(const irdiff *d, bool json, buf *out)
 			buf_printf(out, "%s\n {\"kind\":\"%s\",\"domain\":\"%s\",\"subject\":", i ? "," : "",
 				   irdiff_kind_name(it->kind),
 				   it->domain == IR_NDOMAIN ? "mode" : ir_domain_name(it->domain));
-			json_str(out, it->subject);
+			buf_json_str(out, it->subject);
 			buf_puts(out, ",\"old\":");
 			json_side(out, &it->old);
 			buf_puts(out, ",\"new\":");

@@ -225,3 +225,27 @@ void sha256_hex(const void *data, size_t len, char out[65])
 		sprintf(out + 2 * i, "%02x", md[i]);
 	out[64] = 0;
 }
+
+void buf_json_strn(buf *b, const char *s, size_t n)
+{
+	buf_puts(b, "\"");
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (c == '"' || c == '\\')
+			buf_printf(b, "\\%c", c);
+		else if (c == '\n')
+			buf_puts(b, "\\n");
+		else if (c == '\t')
+			buf_puts(b, "\\t");
+		else if (c < 0x20)
+			buf_printf(b, "\\u%04x", c);
+		else
+			buf_put(b, &s[i], 1);
+	}
+	buf_puts(b, "\"");
+}
+
+void buf_json_str(buf *b, const char *s)
+{
+	buf_json_strn(b, s ? s : "", s ? strlen(s) : 0);
+}

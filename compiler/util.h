@@ -38,6 +38,11 @@ void buf_put(buf *b, const void *p, size_t n);
 void buf_puts(buf *b, const char *s);
 void buf_printf(buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void buf_vprintf(buf *b, const char *fmt, va_list ap);
+/* s (n bytes; buf_json_str: up to its NUL) as a JSON string with its quotes:
+ * '"' and '\\' escaped, \n and \t as such, other control bytes as \u00XX.
+ * The one JSON string escaper of polc. */
+void buf_json_strn(buf *b, const char *s, size_t n);
+void buf_json_str(buf *b, const char *s);
 /* NUL-terminate without counting it in len; returns data. */
 char *buf_cstr(buf *b);
 

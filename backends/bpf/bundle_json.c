@@ -22,20 +22,6 @@ static void put_dec(buf *o, uint32_t d)
 		buf_printf(o, " stmt=%u\"", POLC_DEC_STMT(d));
 }
 
-static void put_str(buf *o, const char *s, size_t n)
-{
-	buf_puts(o, "\"");
-	for (size_t i = 0; i < n; i++) {
-		unsigned char c = (unsigned char)s[i];
-		if (c == '"' || c == '\\')
-			buf_printf(o, "\\%c", c);
-		else if (c < 0x20)
-			buf_printf(o, "\\u%04x", c);
-		else
-			buf_put(o, &s[i], 1);
-	}
-	buf_puts(o, "\"");
-}
 
 static void put_dfa(buf *o, const uint32_t *w, const char *name,
 		    const struct polc_dfa *d, const uint8_t *cls)
@@ -107,7 +93,7 @@ void bpfb_json(const bpf_bundle *b, buf *o)
 		const char *nl = strchr(m, '\n');
 		size_t n = nl ? (size_t)(nl - m) : strlen(m);
 		buf_puts(o, first ? "\n    " : ",\n    ");
-		put_str(o, m, n);
+		buf_json_strn(o, m, n);
 		m += n + (nl != NULL);
 	}
 	buf_printf(o, "],\n  \"mode\": \"%s\",\n  \"statements\": %u,\n  \"defaults\": {",

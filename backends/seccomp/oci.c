@@ -48,19 +48,6 @@ static const char *arch_name(ir_arch a)
 	}
 }
 
-static void json_str(buf *b, const char *s)
-{
-	buf_puts(b, "\"");
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			buf_printf(b, "\\%c", *s);
-		else if ((unsigned char)*s < 0x20)
-			buf_printf(b, "\\u%04x", *s);
-		else
-			buf_put(b, s, 1);
-	}
-	buf_puts(b, "\"");
-}
 
 /* The part of an entry after "names": action, errnoRet, args. */
 static char *entry_key(ir_action act, const sc_conj *c)
@@ -121,7 +108,7 @@ static void syscalls_json(const sc_archplan *ap, buf *out)
 		for (size_t i = 0; i < e[x].n; i++) {
 			if (i)
 				buf_puts(out, ", ");
-			json_str(out, e[x].names[i]);
+			buf_json_str(out, e[x].names[i]);
 		}
 		buf_printf(out, "], %s}", e[x].key);
 		free(e[x].key);
@@ -188,7 +175,7 @@ int sc_emit_oci(const ir_policy *p, const sc_plan *pl, const backend_opts *o,
 			break;
 		*nl = 0;
 		buf_puts(out, i ? ",\n    " : "\n    ");
-		json_str(out, line);
+		buf_json_str(out, line);
 	}
 	buf_puts(out, "\n  ]}\n}\n");
 	buf_free(&h);
