@@ -44,7 +44,7 @@ syscall x86_64 execve 1
 TR
 "$POLC" gen --name f "$T/t.trace" >"$T/f.pol" 2>"$T/err" || fail "gen: $(cat "$T/err")"
 "$POLC" check "$T/f.pol" 2>"$T/err" || fail "the generated policy does not check: $(cat "$T/err")"
-for want in "getdents, *# family getdents" "nanosleep, *# family clock" "mremap, *# family memory" \
+for want in "getdents, *# family getdents" "nanosleep, *# family wait" "epoll_wait, *# family wait" "clock_gettime, *# family clock" "mremap, *# family memory" \
 	"getppid, *# family pid" "gettid, *# family pid" "getdents64, *# 3"; do
 	grep -q "^    $want" "$T/f.pol" || fail "no '$want' in: $(cat "$T/f.pol")"
 done

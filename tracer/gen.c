@@ -170,7 +170,13 @@ static bool versioned_lib(const char *s, size_t n)
 static bool put_device(buf *b, const char *s, size_t n)
 {
 	size_t d = device_class(s, n);
-	if (all_digits(s, n)) {
+	/* disks named by letters: sda, vdb, hdc, xvda */
+	size_t disk = n > 3 && !strncmp(s, "xvd", 3) ? 3 :
+		      n > 2 && strchr("shv", s[0]) && s[1] == 'd' ? 2 : 0;
+	if (disk && strspn(s + disk, "abcdefghijklmnopqrstuvwxyz") == n - disk) {
+		put_escaped(b, s, disk);
+		buf_puts(b, "[a-z]*");
+	} else if (all_digits(s, n)) {
 		buf_puts(b, "[0-9]*");
 	} else if (bus_address(s, n)) {
 		buf_puts(b, n > 3 && !strncmp(s, "pci", 3) ? "pci*" : "*:*");
@@ -209,6 +215,13 @@ char *gen_generalize_path(const char *path, bool written)
 			;
 		else if (last && n > 1 && s[0] == '#' && all_digits(s + 1, n - 1))
 			buf_puts(&b, "#[0-9]*");   /* O_TMPFILE: the kernel names it #<inode> */
+		else if (last && !strncmp(s, "#sql", 4)) {
+			/* MySQL/MariaDB temporary tables: #sql-<pid>-<thread>-<n>.EXT */
+			const char *dot = memrchr(s, '.', n);
+			buf_puts(&b, "#sql*");
+			if (dot)
+				put_escaped(&b, dot, n - (size_t)(dot - s));
+		}
 		else if (last && !written && versioned_lib(s, n))
 			buf_puts(&b, "lib*.so*");
 		else if (tmp && idx >= 2 && random_tail(s, n) >= 0) {
@@ -439,13 +452,13 @@ static const char *const fam_sync[] = { "fsync", "fdatasync", "sync_file_range",
 static const char *const fam_close[] = { "close", "close_range", "shutdown", NULL };
 static const char *const fam_dup[] = { "dup", "dup2", "dup3", NULL };
 static const char *const fam_pipe[] = { "pipe", "pipe2", NULL };
-static const char *const fam_poll[] = { "poll", "ppoll", "select", "pselect6", NULL };
-static const char *const fam_epoll[] = { "epoll_wait", "epoll_pwait", "epoll_pwait2", NULL };
+static const char *const fam_wait[] = { "poll", "ppoll", "select", "pselect6", "epoll_wait",
+	"epoll_pwait", "epoll_pwait2", "nanosleep", "clock_nanosleep", NULL };
 static const char *const fam_epoll_create[] = { "epoll_create", "epoll_create1", NULL };
 static const char *const fam_accept[] = { "accept", "accept4", NULL };
 static const char *const fam_sockname[] = { "getsockname", "getpeername", NULL };
 static const char *const fam_clock[] = { "clock_gettime", "clock_getres", "gettimeofday", "time",
-	"nanosleep", "clock_nanosleep", NULL };
+	NULL };
 static const char *const fam_memory[] = { "mmap", "munmap", "mremap", "mprotect", "madvise",
 	"brk", NULL };
 static const char *const fam_pid[] = { "getpid", "gettid", "getppid", NULL };
@@ -454,40 +467,42 @@ static const char *const fam_ids[] = { "getuid", "geteuid", "getgid", "getegid",
 static const char *const fam_usage[] = { "getrusage", "times", NULL };
 static const char *const fam_signal[] = { "rt_sigaction", "rt_sigprocmask", "rt_sigreturn",
 	"sigaltstack", NULL };
-static const char *const fam_wait[] = { "wait4", "waitid", NULL };
+static const char *const fam_reap[] = { "wait4", "waitid", NULL };
 static const char *const fam_exit[] = { "exit", "exit_group", NULL };
 static const char *const fam_mkdir[] = { "mkdir", "mkdirat", NULL };
 static const char *const fam_rename[] = { "rename", "renameat", "renameat2", NULL };
 static const char *const fam_eventfd[] = { "eventfd", "eventfd2", NULL };
 
 static const gen_family families[] = {
-	{ "stat", "one read-only metadata query; libc picks the entry point by version and call", fam_stat },
-	{ "access", "one permission query; libc picks the entry point by version", fam_access },
-	{ "readlink", "reading a link, by path or relative to a directory descriptor", fam_readlink },
-	{ "getdents", "listing a directory already opened; 64-bit and legacy records", fam_getdents },
-	{ "open", "opening by path; what may be opened is the file rules' business", fam_open },
-	{ "read", "reading from descriptors already held, at the offset or at one given", fam_read },
-	{ "write", "writing to descriptors already open for writing (ftruncate and fallocate need one too)", fam_write },
-	{ "sync", "flushing descriptors already held (not the system-wide sync/syncfs)", fam_sync },
-	{ "close", "releasing descriptors already held (shutdown ends a connection the process has)", fam_close },
-	{ "dup", "duplicating descriptors already held", fam_dup },
-	{ "pipe", "a pipe with or without flags", fam_pipe },
-	{ "poll", "waiting on descriptors already held", fam_poll },
-	{ "epoll-wait", "waiting on an epoll set already held, with or without a signal mask", fam_epoll },
-	{ "epoll-create", "creating an epoll set, with or without flags", fam_epoll_create },
-	{ "accept", "accepting on a socket already listening, with or without flags", fam_accept },
-	{ "sockname", "the addresses of a socket already held", fam_sockname },
-	{ "clock", "reading the clocks and sleeping on them (never setting them)", fam_clock },
-	{ "memory", "mapping, remapping, protecting and releasing the process's own memory", fam_memory },
-	{ "pid", "the process's own ids", fam_pid },
-	{ "ids", "reading the process's own credentials (never changing them)", fam_ids },
-	{ "usage", "the process's own resource usage", fam_usage },
-	{ "signal", "handling signals: a handler installed must be able to return (rt_sigreturn)", fam_signal },
-	{ "wait", "reaping the process's own children", fam_wait },
-	{ "exit", "ending a thread or the process", fam_exit },
-	{ "mkdir", "making a directory, by path or relative to a directory descriptor", fam_mkdir },
-	{ "rename", "renaming, by path or relative to directory descriptors", fam_rename },
-	{ "eventfd", "an eventfd with or without flags", fam_eventfd },
+	{ "stat", "one read-only metadata query; libc picks the entry point by version and call", fam_stat, false },
+	{ "access", "one permission query; libc picks the entry point by version", fam_access, false },
+	{ "readlink", "reading a link, by path or relative to a directory descriptor", fam_readlink, false },
+	{ "getdents", "listing a directory already opened; 64-bit and legacy records", fam_getdents, false },
+	{ "open", "opening by path; what may be opened is the file rules' business", fam_open, false },
+	{ "read", "reading from descriptors already held, at the offset or at one given", fam_read, false },
+	{ "write", "writing to descriptors already open for writing (ftruncate and fallocate need one too)", fam_write, false },
+	{ "sync", "flushing descriptors already held (not the system-wide sync/syncfs)", fam_sync, false },
+	{ "close", "releasing descriptors already held (shutdown ends a connection the process has)", fam_close, false },
+	{ "dup", "duplicating descriptors already held", fam_dup, false },
+	{ "pipe", "a pipe with or without flags", fam_pipe, false },
+	{ "wait", "blocking until descriptors already held are ready or a time has passed "
+	  "(a poll on no descriptors is a sleep)", fam_wait, false },
+	{ "epoll-create", "creating an epoll set, with or without flags", fam_epoll_create, false },
+	{ "accept", "accepting on a socket already listening, with or without flags", fam_accept, false },
+	{ "sockname", "the addresses of a socket already held", fam_sockname, false },
+	{ "clock", "reading the clocks (never setting them): the vDSO answers these without a "
+	  "syscall, so a trace rarely shows them and the syscall forms grant nothing new", fam_clock,
+	  true },
+	{ "memory", "mapping, remapping, protecting and releasing the process's own memory", fam_memory, false },
+	{ "pid", "the process's own ids", fam_pid, false },
+	{ "ids", "reading the process's own credentials (never changing them)", fam_ids, false },
+	{ "usage", "the process's own resource usage", fam_usage, false },
+	{ "signal", "handling signals: a handler installed must be able to return (rt_sigreturn)", fam_signal, false },
+	{ "reap", "reaping the process's own children", fam_reap, false },
+	{ "exit", "ending a thread or the process", fam_exit, false },
+	{ "mkdir", "making a directory, by path or relative to a directory descriptor", fam_mkdir, false },
+	{ "rename", "renaming, by path or relative to directory descriptors", fam_rename, false },
+	{ "eventfd", "an eventfd with or without flags", fam_eventfd, false },
 };
 
 const gen_family *gen_families(size_t *n)
@@ -542,7 +557,7 @@ static bool entry_has(const sys_entry *e, size_t n, int arch, const char *name)
 static size_t add_family(const gen_ctx *c, const gen_family *f, int a, const sys_entry *rec,
 			 size_t nrec, sys_entry *e, size_t n, buf *note)
 {
-	bool seen = false;
+	bool seen = f->always && nrec;
 	for (const char *const *m = f->members; *m && !seen; m++)
 		seen = entry_has(rec, nrec, a, *m);
 	if (!seen)

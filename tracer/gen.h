@@ -42,6 +42,7 @@ typedef struct {
 	const char *name;
 	const char *reason;
 	const char *const *members;   /* NULL-terminated, x86_64 names */
+	bool always;                  /* implied by any trace (the vDSO's calls) */
 } gen_family;
 
 /* The table, and the family of one syscall name (NULL: none). */
