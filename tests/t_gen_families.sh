@@ -49,6 +49,8 @@ for want in "getdents, *# family getdents" "nanosleep, *# family wait" "epoll_wa
 	grep -q "^    $want" "$T/f.pol" || fail "no '$want' in: $(cat "$T/f.pol")"
 done
 grep -q '^  # family clock: .*adds.* gettimeofday' "$T/f.pol" || fail "the clock family is not explained"
+# families never open an ABI the trace did not use
+grep -q '^  arch' "$T/f.pol" && fail "a family added an ABI: $(grep '^  arch' "$T/f.pol")"
 # never a family the trace gave no member of
 for no in getrusage read write rt_sigaction; do
 	grep -q "^    $no[,;]" "$T/f.pol" && fail "$no added without a recorded family member"

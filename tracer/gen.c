@@ -557,7 +557,9 @@ static bool entry_has(const sys_entry *e, size_t n, int arch, const char *name)
 static size_t add_family(const gen_ctx *c, const gen_family *f, int a, const sys_entry *rec,
 			 size_t nrec, sys_entry *e, size_t n, buf *note)
 {
-	bool seen = f->always && nrec;
+	bool seen = false;
+	for (size_t i = 0; f->always && i < nrec && !seen; i++)
+		seen = rec[i].arch == a;   /* any syscall on this ABI */
 	for (const char *const *m = f->members; *m && !seen; m++)
 		seen = entry_has(rec, nrec, a, *m);
 	if (!seen)
