@@ -214,6 +214,33 @@ static void put_loc(buf *out, src_loc l)
 		buf_puts(out, "<no location>");
 }
 
+size_t backend_implied_list(const backend *b, const ir_policy *p, backend_implied out[2])
+{
+	static const struct { const char *sys, *what; } imp[] = {
+		{ "io_uring_setup", "io_uring closed: io_uring_setup, io_uring_enter and "
+		  "io_uring_register fail with EPERM, since io_uring could do what this denies" },
+		{ "clone3", "clone3 fails with ENOSYS (libc falls back to clone, whose flags "
+		  "are checked), since the flags of clone3 cannot be read" },
+	};
+	/* does this backend decide syscalls at all? */
+	ir_stmt sys;
+	memset(&sys, 0, sizeof sys);
+	sys.domain = IR_SYSCALL;
+	sys.action.verdict = IR_DENY;
+	sys.u.sys.name = "clone3";
+	if (b->classify(p, &sys).level == SUPPORT_NONE)
+		return 0;
+	size_t n = 0;
+	for (size_t i = 0; i < sizeof imp / sizeof *imp; i++) {
+		ir_implied_action a;
+		if (ir_implied(p, imp[i].sys, &a)) {
+			out[n].what = imp[i].what;
+			out[n++].by = a.by;
+		}
+	}
+	return n;
+}
+
 void backend_header(const backend *b, const ir_policy *p, const backend_opts *o,
 		    const char *comment, buf *out)
 {
@@ -248,4 +275,11 @@ void backend_header(const backend *b, const ir_policy *p, const backend_opts *o,
 	if (left)
 		buf_printf(out, "%sleft to the other enforcers: %s\n", comment, left);
 	free(left);
+	backend_implied imp[2];
+	size_t nimp = backend_implied_list(b, p, imp);
+	for (size_t i = 0; i < nimp; i++) {
+		buf_printf(out, "%simplied by ", comment);
+		put_loc(out, imp[i].by->loc);
+		buf_printf(out, ": %s\n", imp[i].what);
+	}
 }

@@ -81,11 +81,22 @@ int backend_check(const backend *b, const ir_policy *p, bool allow_partial,
 
 /* The artifact header lines, each prefixed by `comment` ("# ", "// "):
  * polc version, policy name, source hash, target, the statements and
- * defaults not enforced exactly (file:line:col, why), and one line naming
- * what is left to the other enforcers. */
+ * defaults not enforced exactly (file:line:col, why), one line naming
+ * what is left to the other enforcers, and what the policy implies beyond
+ * its statements (backend_implied_list). */
 void backend_header(const backend *b, const ir_policy *p, const backend_opts *o,
 		    const char *comment, buf *out);
 
 const char *support_name(support_level l);
+
+/* What the policy implies beyond its statements (ir_implied) that this
+ * backend enforces: only a backend that decides syscalls enforces the
+ * implied syscall decisions. Fills at most 2 lines of text (static
+ * storage in *what, the implying statement in *by); returns the count. */
+typedef struct {
+	const char *what;      /* "io_uring closed: ..." */
+	const ir_stmt *by;
+} backend_implied;
+size_t backend_implied_list(const backend *b, const ir_policy *p, backend_implied out[2]);
 
 #endif

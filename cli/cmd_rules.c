@@ -3,7 +3,8 @@
  * Takes: the embedded rule library, lowered by polc_compile_library().
  * Gives: without NAME, every rule with its summary and, per backend of
  *        backends_all, whether it is enforced exactly, partially (why) or
- *        not at all (why); with NAME, that rule's source text (the comment
+ *        not at all (why), and what it implies there beyond its
+ *        statements ("+ io_uring closed: ..."); with NAME, that rule's source text (the comment
  *        block above it and the rule up to its closing brace) and its
  *        support. --json prints the same as JSON.
  * Promises: support is never typed by hand: it is computed from each
@@ -175,6 +176,13 @@ static void json_support(buf *b, const ir_rule *r)
 			buf_puts(b, w ? ", " : "");
 			buf_json_str(b, rs.why[w]);
 		}
+		buf_puts(b, "], \"implies\": [");
+		backend_implied imp[2];
+		size_t nimp = backend_implied_list(be, &r->body, imp);
+		for (size_t k = 0; k < nimp; k++) {
+			buf_puts(b, k ? ", " : "");
+			json_str(b, imp[k].what);
+		}
 		buf_puts(b, "]}");
 	}
 	buf_puts(b, "}");
@@ -220,6 +228,10 @@ static void text_support(buf *b, const ir_rule *r)
 		buf_puts(b, "\n");
 		for (size_t w = 0; rs.nwhy > 1 && w < rs.nwhy; w++)
 			buf_printf(b, "      - %s\n", rs.why[w]);
+		backend_implied imp[2];
+		size_t nimp = backend_implied_list(be, &r->body, imp);
+		for (size_t k = 0; k < nimp; k++)
+			buf_printf(b, "      + %s\n", imp[k].what);
 	}
 }
 

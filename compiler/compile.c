@@ -555,6 +555,15 @@ static bool parse_cidr(lowering *L, const ast_word *w, ir_cidr *c)
 				   slash, w->s, v6 ? "IPv6" : "IPv4", max);
 	}
 	free(s);
+	/* ::ffff:a.b.c.d/p is a.b.c.d/(p-96): events to mapped addresses are
+	 * decided as IPv4 (LANGUAGE.md), so the statement is IPv4 too */
+	static const uint8_t mapped[12] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff };
+	if (ok && v6 && c->prefix >= 96 && !memcmp(c->addr, mapped, 12)) {
+		c->family = AF_INET;
+		memmove(c->addr, c->addr + 12, 4);
+		memset(c->addr + 4, 0, 12);
+		c->prefix -= 96;
+	}
 	return ok;
 }
 

@@ -93,8 +93,24 @@ static bool proto_matches(ir_net_proto p, int family, int type, int protocol)
 	return false;
 }
 
-static bool network_matches(const ir_network *n, const ir_event *ev)
+/* An event to ::ffff:a.b.c.d is the IPv4 event to a.b.c.d (LANGUAGE.md):
+ * the traffic is IPv4, whatever the socket's family. */
+static ir_event unmapped(const ir_event *ev)
 {
+	static const uint8_t prefix[12] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff };
+	ir_event e = *ev;
+	if (e.u.net.has_addr && e.u.net.family == AF_INET6 && !memcmp(e.u.net.addr, prefix, 12)) {
+		e.u.net.family = AF_INET;
+		memmove(e.u.net.addr, e.u.net.addr + 12, 4);
+		memset(e.u.net.addr + 4, 0, 12);
+	}
+	return e;
+}
+
+static bool network_matches(const ir_network *n, const ir_event *event)
+{
+	ir_event e = unmapped(event);
+	const ir_event *ev = &e;
 	if (n->op != IR_NET_ANYOP && n->op != ev->u.net.op)
 		return false;
 	if (n->family && n->family != ev->u.net.family)
@@ -170,7 +186,117 @@ bool ir_stmt_matches(const ir_stmt *s, const ir_event *ev)
 	return false;
 }
 
+/* ---- what statements imply for other syscalls (LANGUAGE.md) ---- */
+
+/* Syscalls whose operation an io_uring opcode also performs, without the
+ * syscall (Linux 6.1 and 6.18): READV/WRITEV(_FIXED), READ/WRITE(_FIXED,
+ * _MULTISHOT), FSYNC, POLL_ADD, SYNC_FILE_RANGE, SENDMSG(_ZC), RECVMSG,
+ * ACCEPT, CONNECT, FALLOCATE, OPENAT, OPENAT2, CLOSE, STATX, FADVISE,
+ * MADVISE, SEND(_ZC), RECV(_ZC), EPOLL_CTL, EPOLL_WAIT, SPLICE, TEE,
+ * SHUTDOWN, RENAMEAT, UNLINKAT, MKDIRAT, SYMLINKAT, LINKAT, (F)SETXATTR,
+ * (F)GETXATTR, SOCKET, URING_CMD (socket SIOCINQ/SIOCOUTQ, get/setsockopt;
+ * device ioctls), WAITID, FUTEX_WAIT/WAKE/WAITV, FTRUNCATE, BIND, LISTEN,
+ * PIPE. */
+static const char *const uring_syscalls[] = {
+	"accept", "accept4", "bind", "close", "connect", "epoll_ctl", "epoll_pwait",
+	"epoll_wait", "fadvise64", "fallocate", "fdatasync", "fgetxattr", "fsetxattr",
+	"fsync", "ftruncate", "futex", "futex_waitv", "getsockopt", "getxattr", "ioctl",
+	"linkat", "listen", "madvise", "mkdirat", "openat", "openat2", "pipe2", "poll",
+	"ppoll", "pread64", "preadv", "preadv2", "pwrite64", "pwritev", "pwritev2",
+	"read", "readv", "recvfrom", "recvmsg", "renameat", "renameat2", "sendmsg",
+	"sendto", "setsockopt", "setxattr", "shutdown", "socket", "splice", "statx",
+	"symlinkat", "sync_file_range", "tee", "unlinkat", "waitid", "write", "writev",
+};
+
+bool ir_uring_performs(const char *sysname)
+{
+	for (size_t i = 0; i < sizeof uring_syscalls / sizeof *uring_syscalls; i++)
+		if (!strcmp(uring_syscalls[i], sysname))
+			return true;
+	return false;
+}
+
+/* A condition on clone(2)'s or unshare(2)'s flags (arg0 for both). */
+static bool clone_flag_stmt(const ir_stmt *s)
+{
+	if (s->domain != IR_SYSCALL || (strcmp(s->u.sys.name, "clone") && strcmp(s->u.sys.name, "unshare")))
+		return false;
+	for (size_t i = 0; i < s->u.sys.ncond; i++)
+		if (s->u.sys.conds[i].arg == 0)
+			return true;
+	return false;
+}
+
+/* A deny of an operation io_uring can perform, at syscall level: a syscall
+ * statement, or a network statement on socket(2)'s family/protocol. */
+static bool closes_uring(const ir_stmt *s)
+{
+	if (s->action.verdict < IR_DENY)
+		return false;
+	if (s->domain == IR_SYSCALL)
+		return ir_uring_performs(s->u.sys.name);
+	return s->domain == IR_NETWORK && s->u.net.op == IR_NET_ANYOP &&
+	       !s->u.net.has_addr && !s->u.net.has_port;
+}
+
+bool ir_implied(const ir_policy *p, const char *sysname, ir_implied_action *out)
+{
+	bool clone3 = !strcmp(sysname, "clone3");
+	bool uring = !strncmp(sysname, "io_uring_", 9) && (!strcmp(sysname + 9, "setup") ||
+			 !strcmp(sysname + 9, "enter") || !strcmp(sysname + 9, "register"));
+	if (!clone3 && !uring)
+		return false;
+	for (int d = 0; d < IR_NDOMAIN; d++)
+		for (size_t i = 0; i < p->dom[d].n; i++) {
+			const ir_stmt *s = &p->dom[d].v[i];
+			if (clone3 ? clone_flag_stmt(s) : closes_uring(s)) {
+				out->act.verdict = IR_DENY;
+				out->act.err = clone3 ? ENOSYS : EPERM;
+				out->by = s;
+				return true;
+			}
+		}
+	return false;
+}
+
+/* Most restrictive matching statement; the first among equals. */
+static const ir_stmt *best_match(const ir_policy *p, const ir_event *ev)
+{
+	const ir_stmt_list *l = &p->dom[ev->domain];
+	const ir_stmt *best = NULL;
+	for (size_t i = 0; i < l->n; i++) {
+		const ir_stmt *s = &l->v[i];
+		if ((!best || s->action.verdict > best->action.verdict) && ir_stmt_matches(s, ev))
+			best = s;
+	}
+	return best;
+}
+
+static ir_decision decide_one(const ir_policy *p, const ir_event *ev);
+
+/* 0 until the BPF bundle evaluator (backends/bpf/eval.c) decides a send
+ * with an address as a connect too (lsm-bypass has it ready): then 1. */
+#define SEND_IS_CONNECT 0
+
+/* A send with a destination address (sendto/sendmsg on an unconnected
+ * socket, TCP Fast Open) gives the socket a peer: it is also a connect to
+ * that address. The connect decides when it is more restrictive than a
+ * send that is not denied. */
 ir_decision ir_decide(const ir_policy *p, const ir_event *ev)
+{
+	ir_decision d = decide_one(p, ev);
+	if (SEND_IS_CONNECT && ev->domain == IR_NETWORK && ev->u.net.op == IR_NET_SEND &&
+	    ev->u.net.has_addr && d.verdict < IR_DENY) {
+		ir_event c = *ev;
+		c.u.net.op = IR_NET_CONNECT;
+		ir_decision k = decide_one(p, &c);
+		if (k.verdict > d.verdict)
+			d = k;
+	}
+	return d;
+}
+
+static ir_decision decide_one(const ir_policy *p, const ir_event *ev)
 {
 	ir_decision d = { IR_ALLOW, 0, NULL };
 	if (ev->domain == IR_SYSCALL) {
@@ -182,15 +308,17 @@ ir_decision ir_decide(const ir_policy *p, const ir_event *ev)
 			return d;
 		}
 	}
-	/* Most restrictive matching statement; the first among equals. */
-	const ir_stmt_list *l = &p->dom[ev->domain];
-	const ir_stmt *best = NULL;
-	for (size_t i = 0; i < l->n; i++) {
-		const ir_stmt *s = &l->v[i];
-		if ((!best || s->action.verdict > best->action.verdict) && ir_stmt_matches(s, ev))
-			best = s;
-	}
+	const ir_stmt *best = best_match(p, ev);
 	ir_action act = best ? best->action : p->defaults[ev->domain];
+	/* An implied action beats the default and less restrictive statements;
+	 * a written statement of the same verdict wins over it. */
+	char name[64];
+	ir_implied_action imp;
+	if (ev->domain == IR_SYSCALL && sys_name(ir_event_arch(ev), ev->u.sys.nr, name, sizeof name) &&
+	    ir_implied(p, name, &imp) && (!best || imp.act.verdict > best->action.verdict)) {
+		act = imp.act;
+		best = imp.by;
+	}
 	if (!best && ev->domain == IR_SYSCALL && act.verdict >= IR_DENY &&
 	    !sys_known(ir_event_arch(ev), ev->u.sys.nr))
 		act.err = ENOSYS;     /* unknown syscalls: let libc fall back */

@@ -183,10 +183,29 @@ typedef struct {
 	ir_verdict verdict;    /* after the mode is applied */
 	int err;               /* errno when verdict is IR_DENY (or IR_KILL
 	                          lowered to deny outside seccomp) */
-	const ir_stmt *by;     /* deciding statement; NULL: the default */
+	const ir_stmt *by;     /* deciding statement (for an implied action,
+	                          the statement implying it); NULL: the default */
 } ir_decision;
 
 ir_decision ir_decide(const ir_policy *p, const ir_event *ev);
+
+/* What the policy's statements imply for syscall `sysname` beyond the
+ * statements that name it (LANGUAGE.md "A statement covers every kernel
+ * path"): clone3 fails with ENOSYS when a statement conditions clone(2) or
+ * unshare(2) flags (clone3's flags sit in memory: libc falls back to
+ * clone); io_uring_setup, io_uring_enter and io_uring_register fail with
+ * EPERM when a deny or kill names a syscall an io_uring opcode also
+ * performs (ir_uring_performs) or a socket(2) family/protocol. It acts as a
+ * deny statement after all written ones: it beats the default and allow or
+ * audit statements, never a written deny or kill. `by`: the first statement
+ * that implies it. */
+typedef struct {
+	ir_action act;
+	const ir_stmt *by;
+} ir_implied_action;
+bool ir_implied(const ir_policy *p, const char *sysname, ir_implied_action *out);
+/* Can an io_uring opcode do what syscall `sysname` does (Linux 6.1/6.18)? */
+bool ir_uring_performs(const char *sysname);
 
 /* The action after `mode audit` (deny/kill become audit). */
 ir_action ir_effective(const ir_policy *p, ir_action a);

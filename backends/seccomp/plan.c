@@ -26,6 +26,10 @@ static const sc_evmap evmap[] = {
 	{ "mount", IR_MOUNT, IR_MOUNT_MOUNT }, { "fsopen", IR_MOUNT, IR_MOUNT_MOUNT },
 	{ "fsmount", IR_MOUNT, IR_MOUNT_MOUNT }, { "fspick", IR_MOUNT, IR_MOUNT_MOUNT },
 	{ "move_mount", IR_MOUNT, IR_MOUNT_MOUNT }, { "mount_setattr", IR_MOUNT, IR_MOUNT_MOUNT },
+	{ "fsconfig", IR_MOUNT, IR_MOUNT_MOUNT },
+	/* open_tree makes a mount only with OPEN_TREE_CLONE (a detached copy
+	 * of the tree); without it, it opens an O_PATH descriptor */
+	{ "open_tree", IR_MOUNT, IR_MOUNT_MOUNT },
 	{ "umount", IR_MOUNT, IR_MOUNT_UMOUNT }, { "umount2", IR_MOUNT, IR_MOUNT_UMOUNT },
 	{ "pivot_root", IR_MOUNT, IR_MOUNT_PIVOT_ROOT },
 	{ "socket", IR_NETWORK, 0 }, { "socketpair", IR_NETWORK, 0 },
@@ -38,6 +42,21 @@ static const sc_evmap evmap[] = {
 };
 #define NEVMAP (sizeof evmap / sizeof evmap[0])
 
+#ifndef OPEN_TREE_CLONE
+#define OPEN_TREE_CLONE 1
+#endif
+
+/* The argument condition under which syscall m is its domain's event at
+ * all (open_tree: arg2 & OPEN_TREE_CLONE); false when it always is. */
+static bool evmap_cond(const sc_evmap *m, ir_arg_cond *c)
+{
+	if (strcmp(m->name, "open_tree"))
+		return false;
+	ir_arg_cond k = { 2, IR_CMP_MASKED_EQ, OPEN_TREE_CLONE, OPEN_TREE_CLONE };
+	*c = k;
+	return true;
+}
+
 static const sc_evmap *evmap_find(const char *name)
 {
 	for (size_t i = 0; i < NEVMAP; i++)
@@ -49,7 +68,8 @@ static const sc_evmap *evmap_find(const char *name)
 bool sc_domain_event(const char *name, const uint64_t args[6], ir_event *ev)
 {
 	const sc_evmap *m = evmap_find(name);
-	if (!m)
+	ir_arg_cond k;
+	if (!m || (evmap_cond(m, &k) && (args[k.arg] & 0xffffffffu & k.mask) != k.value))
 		return false;
 	memset(ev, 0, sizeof *ev);
 	ev->domain = m->dom;
@@ -75,10 +95,25 @@ static support sup(support_level l, const char *why)
 	return s;
 }
 
+/* Allowing io_uring where the syscall default denies: io_uring then does
+ * what the default denies (openat, socket, connect, ...) where seccomp
+ * cannot see it. (A deny statement that io_uring could bypass closes
+ * io_uring instead: ir_implied.) */
+static support classify_syscall(const ir_policy *p, const ir_stmt *s)
+{
+	ir_implied_action imp;
+	if (s->action.verdict < IR_DENY && p->defaults[IR_SYSCALL].verdict >= IR_DENY &&
+	    !strncmp(s->u.sys.name, "io_uring_", 9) && !ir_implied(p, s->u.sys.name, &imp))
+		return sup(SUPPORT_PARTIAL, "io_uring performs operations this policy's "
+			   "syscall default denies (openat, socket, connect, ...), where "
+			   "seccomp cannot see them");
+	return sup(SUPPORT_EXACT, NULL);
+}
+
 static support classify(const ir_policy *p, const ir_stmt *s)
 {
 	switch (s->domain) {
-	case IR_SYSCALL: return sup(SUPPORT_EXACT, NULL);
+	case IR_SYSCALL: return classify_syscall(p, s);
 	case IR_FILE: return sup(SUPPORT_NONE, "seccomp cannot see paths");
 	case IR_EXEC: return sup(SUPPORT_NONE, "seccomp cannot see paths (exec)");
 	case IR_CAPABILITY:
@@ -329,6 +364,25 @@ static void part_free(part *pt)
 	memset(pt, 0, sizeof *pt);
 }
 
+/* The domain decides only where condition k holds (its syscall is its
+ * event only then); elsewhere it allows, leaving the syscall domain's
+ * decision. k is on a 32-bit argument. */
+static int part_only_when(part *pt, const ir_arg_cond *k)
+{
+	for (size_t i = 0; i < pt->n; i++)
+		if (sc_dnf_and_cond(&pt->v[i].dnf, k, true, false))
+			return -1;
+	sc_dnf rest = { 0 };
+	sc_dnf_true(&rest);
+	if (sc_dnf_and_cond(&rest, k, true, true)) {
+		sc_dnf_free(&rest);
+		return -1;
+	}
+	ir_action allow = { IR_ALLOW, 0 };
+	part_add(pt, allow, &rest);
+	return 0;
+}
+
 /* The regions cover every argument value; with one action left, say so
  * plainly (one unconditional rule: no argument loads, and nothing for
  * libseccomp's rule merging to get wrong). */
@@ -416,6 +470,25 @@ static void rules_free(sc_rules *r)
 		alts_free(r->v[i].alt, r->v[i].nalt);
 	free(r->v);
 	memset(r, 0, sizeof *r);
+}
+
+/* part_only_when() for the ordered form: an allow for "k does not hold"
+ * matched first. */
+static void rules_only_when(sc_rules *r, const ir_arg_cond *k)
+{
+	r->v = xrealloc(r->v, (r->n + 1) * sizeof *r->v);
+	memmove(r->v + 1, r->v, r->n * sizeof *r->v);
+	r->n++;
+	sc_rule *f = &r->v[0];
+	memset(f, 0, sizeof *f);
+	f->act.verdict = IR_ALLOW;
+	f->nalt = 1;
+	f->alt = xcalloc(1, sizeof *f->alt);
+	f->alt[0].n = 1;
+	f->alt[0].c = xcalloc(1, sizeof *f->alt[0].c);
+	f->alt[0].c[0] = *k;
+	f->alt[0].c[0].value = 0;        /* k's flag clear */
+	f->low = 0x3f;
 }
 
 /* The more restrictive of two decisions; the syscall domain's on a tie. */
@@ -595,6 +668,19 @@ static int sys_part(const ctx *c, ir_arch a, uint32_t nr, const char *name, part
 		else if (src_from(s, &one, 1, a, sy->arg32, c->lib))
 			rc = fail_big(c, st->loc, name);
 	}
+	ir_implied_action imp;
+	if (!rc && ir_implied(c->p, name, &imp)) {
+		/* a deny after every written statement (stable sort: it loses
+		 * ties to them), as ir_decide has it */
+		cconj always = { NULL, 0 };
+		src *s = src_push(&l, c->p, imp.by);
+		s->written = imp.act.verdict;
+		s->act = ir_effective(c->p, imp.act);
+		if (!c->lib)
+			src_alts(s, &always, 1, 0);
+		else
+			src_from(s, &always, 1, a, 0, c->lib);
+	}
 	memset(out, 0, sizeof *out);
 	if (!rc && !c->lib)
 		to_rules(&l, c->sysdef, rl);
@@ -641,6 +727,13 @@ static int dom_part(const ctx *c, ir_arch a, const sc_evmap *m, part *out, sc_ru
 		if (partition(&l, def, out))
 			rc = fail_big(c, c->p->loc, m->name);
 	srclist_free(&l);
+	ir_arg_cond k;
+	if (!rc && evmap_cond(m, &k)) {
+		if (!c->lib && rl->present)
+			rules_only_when(rl, &k);
+		else if (out->n && part_only_when(out, &k))
+			rc = fail_big(c, c->p->loc, m->name);
+	}
 	return rc;
 }
 
@@ -773,6 +866,16 @@ static size_t candidates(const ctx *c, ir_arch a, uint32_t **out)
 		for (size_t j = 0; j < dl->n && !any; j++)
 			any = lowered(c->p, &dl->v[j], c->allow_partial);
 		if (any) {
+			xgrow(&v, &cap, n + 1, sizeof *v);
+			v[n++] = (uint32_t)nr;
+		}
+	}
+	static const char *const implied[] = { "clone3", "io_uring_setup", "io_uring_enter",
+					       "io_uring_register" };
+	for (size_t i = 0; i < sizeof implied / sizeof *implied; i++) {
+		ir_implied_action imp;
+		int nr = sys_resolve(a, implied[i]);
+		if (nr >= 0 && ir_implied(c->p, implied[i], &imp)) {
 			xgrow(&v, &cap, n + 1, sizeof *v);
 			v[n++] = (uint32_t)nr;
 		}

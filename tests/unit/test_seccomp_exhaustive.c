@@ -93,6 +93,16 @@ static const char *const hand[] = {
 	 * recvmmsg 337, shmget 395), socketcall and ipc decided on their own */
 	"policy p { arch x86_64, i386; default deny syscall; allow syscall socketcall, ipc, read; allow syscall socket if arg0 < 38; allow syscall socket if arg0 == 39; deny errno EACCES syscall bind; allow syscall shmget, recvmmsg; }",
 	"policy p { arch i386; deny syscall socketcall, ipc; allow syscall socket if arg0 == 1; deny errno EACCES syscall socket if arg0 == 2; kill syscall msgget; audit syscall sendmmsg if arg2 > 3; }",
+	/* 38-42 implied actions (ir_implied): clone3 ENOSYS after a clone-flag
+	 * statement, io_uring closed after a deny io_uring can bypass; they
+	 * beat defaults and allows, lose to written denies and kills */
+	"policy p { deny syscall splice; deny errno EACCES syscall clone if arg0 & CLONE_NEWUSER == CLONE_NEWUSER; }",
+	"policy p { arch x86_64, i386, x32; default deny syscall; allow syscall clone3, io_uring_setup, getppid; deny network netlink; allow syscall unshare if arg0 & 0x10000000 == 0; }",
+	"policy p { kill syscall clone3; deny syscall unshare if arg0 & 0x10000000 == 0x10000000; audit syscall io_uring_enter; deny errno EACCES syscall io_uring_register; deny syscall openat if arg2 & 3 == 1; }",
+	"policy p { mode audit; deny syscall setsockopt if arg1 == 1 && arg2 == 26; deny syscall clone if arg0 & 0x10000000 == 0x10000000; }",
+	/* 43 open_tree is a mount only with OPEN_TREE_CLONE */
+	"policy p { default deny mount; allow syscall open_tree; deny errno EACCES syscall open_tree if arg0 == 7; }",
+	"policy p { deny mount; audit syscall open_tree; }",
 };
 #define NHAND (sizeof hand / sizeof hand[0])
 
@@ -214,6 +224,10 @@ static void consts(const ir_policy *p, vals *s)
 			}
 		}
 	}
+	/* open_tree flags: OPEN_TREE_CLONE, with AT_RECURSIVE, neither */
+	if (p->dom[IR_MOUNT].n || p->default_set[IR_MOUNT]) {
+		vadd(s, 1); vadd(s, 0x8001); vadd(s, 0x8000); vadd(s, 0xdeadbeef00000001ull);
+	}
 	/* socket(2) values for network statements */
 	static const uint64_t net[] = { 1, 2, 3, 6, 10, 16, 17, 58, 0x801, 0x80002 };
 	if (p->dom[IR_NETWORK].n || p->default_set[IR_NETWORK])
@@ -240,6 +254,10 @@ static unsigned used_args(const ir_policy *p, ir_arch a, uint32_t nr, bool *cond
 	if (name && (!strcmp(name, "socket") || !strcmp(name, "socketpair")) &&
 	    (p->dom[IR_NETWORK].n || p->default_set[IR_NETWORK])) {
 		m |= 7 | (1u << 6);
+		*conditional = true;
+	}
+	if (name && !strcmp(name, "open_tree") && (p->dom[IR_MOUNT].n || p->default_set[IR_MOUNT])) {
+		m |= 4 | (1u << 6);
 		*conditional = true;
 	}
 	free((void *)name);
