@@ -181,7 +181,7 @@ static void json_support(buf *b, const ir_rule *r)
 		size_t nimp = backend_implied_list(be, &r->body, imp);
 		for (size_t k = 0; k < nimp; k++) {
 			buf_puts(b, k ? ", " : "");
-			json_str(b, imp[k].what);
+			buf_json_str(b, imp[k].what);
 		}
 		buf_puts(b, "]}");
 	}
