@@ -462,7 +462,8 @@ static void md_tracers(const bresults *r, buf *out)
 static void md_compile(const bresults *r, buf *out)
 {
 	static const char *const inputs[] = { "rule library", "profiles", "generated 100",
-					      "generated 1000", "generated 10000" };
+					      "generated 1000", "generated 10000",
+					      "generated 100000" };
 	static const char *const cols[] = { "front end", "seccomp", "apparmor", "bpf" };
 	if (!br_find(r, "native", "compile", "front end", "rule library", "time"))
 		return;
@@ -474,8 +475,8 @@ static void md_compile(const bresults *r, buf *out)
 		   "| input | front end | seccomp | AppArmor | BPF LSM | total |\n"
 		   "|---|---|---|---|---|---|\n", rounds_of(r, "native", "compile"),
 		   note(r, "native", "compile.rule library"), note(r, "native", "compile.profiles"));
-	double tot[5] = { 0 };
-	for (size_t i = 0; i < 5; i++) {
+	double tot[6] = { 0 };
+	for (size_t i = 0; i < 6; i++) {
 		if (!br_find(r, "native", "compile", "front end", inputs[i], "time"))
 			continue;
 		buf_printf(out, "| %s |", inputs[i]);
@@ -486,7 +487,10 @@ static void md_compile(const bresults *r, buf *out)
 			snprintf(k, sizeof k, "compile.refused.%s.%s", inputs[i], cols[c]);
 			const char *why = br_get(r, "native", k);
 			if (why || isnan(v)) {
-				buf_printf(out, " refused: %s |", why ? why : "?");
+				if (isnan(v))
+					buf_printf(out, " refused: %s |", why ? why : "?");
+				else
+					buf_printf(out, " %.1f, refused: %s |", v, why);
 				whole = false;
 				continue;
 			}
@@ -509,6 +513,19 @@ static void md_compile(const bresults *r, buf *out)
 			   med(r, "native", "compile", "apparmor", inputs[2], "time"),
 			   med(r, "native", "compile", "bpf", inputs[4], "time") /
 			   med(r, "native", "compile", "bpf", inputs[2], "time"));
+	if (br_find(r, "native", "compile", "front end", inputs[5], "time")) {
+		buf_puts(out, "\nGrowth exponent from 1,000 to 100,000 statements (log of the time "
+			 "ratio over log 100; 1.00 is linear):");
+		for (size_t c = 0; c < 4; c++) {
+			double a = med(r, "native", "compile", cols[c], inputs[3], "time");
+			double b = med(r, "native", "compile", cols[c], inputs[5], "time");
+			if (a > 0 && b > 0)
+				buf_printf(out, "%s %s %.2f", c ? "," : "", cols[c], log(b / a) / log(100));
+			else
+				buf_printf(out, "%s %s n/a", c ? "," : "", cols[c]);
+		}
+		buf_puts(out, ".\n");
+	}
 	const char *len = br_get(r, "native", "compile.seccomp_insns.generated 10000");
 	if (len)
 		buf_printf(out, "\nThe 10,000-statement policy's seccomp filter is %s BPF instructions "

@@ -27,6 +27,7 @@ void diag_free(diag_ctx *d)
 		free(d->files[i]);
 	}
 	free(d->files);
+	free(d->at);
 	memset(d, 0, sizeof *d);
 }
 
@@ -125,6 +126,57 @@ static bool same_loc(src_loc a, src_loc b)
  * (a cascade such as a bad number then its zero value, or a rule lowered
  * once per policy that uses it), or the same warning again. Notes follow
  * the fate of the diagnostic they belong to. */
+static size_t loc_hash(src_loc loc)
+{
+	uint64_t h = (uint64_t)(uintptr_t)loc.file * 0x9e3779b97f4a7c15ull;
+	h ^= (uint64_t)(unsigned)loc.line * 0xc2b2ae3d27d4eb4full;
+	h ^= (uint64_t)(unsigned)loc.col * 0x165667b19e3779f9ull;
+	return (size_t)(h ^ (h >> 29));
+}
+
+static void index_put(diag_ctx *d, size_t i)
+{
+	size_t m = d->atcap - 1, k = loc_hash(d->v[i].loc) & m;
+	while (d->at[k])
+		k = (k + 1) & m;
+	d->at[k] = i + 1;
+}
+
+/* Index diagnostic d->n - 1 (the one just added) by its location. */
+static void index_add(diag_ctx *d)
+{
+	if (!d->v[d->n - 1].loc.file)
+		return;
+	if (2 * d->n >= d->atcap) {
+		free(d->at);
+		d->atcap = d->atcap ? 2 * d->atcap : 64;
+		while (2 * d->n >= d->atcap)
+			d->atcap *= 2;
+		d->at = xcalloc(d->atcap, sizeof *d->at);
+		for (size_t i = 0; i < d->n; i++)
+			if (d->v[i].loc.file)
+				index_put(d, i);
+		return;
+	}
+	index_put(d, d->n - 1);
+}
+
+/* Is there a diagnostic at loc with severity sev (and message msg, unless
+ * any message will do)? */
+static bool said_at(const diag_ctx *d, diag_severity sev, src_loc loc, const char *msg)
+{
+	if (!loc.file || !d->atcap)
+		return false;
+	size_t m = d->atcap - 1;
+	for (size_t k = loc_hash(loc) & m; d->at[k]; k = (k + 1) & m) {
+		size_t i = d->at[k] - 1;
+		if (i < d->n && d->v[i].sev == sev && same_loc(d->v[i].loc, loc) &&
+		    (!msg || !strcmp(d->v[i].msg, msg)))
+			return true;
+	}
+	return false;
+}
+
 static bool repeated(diag_ctx *d, diag_severity sev, src_loc loc, const char *msg)
 {
 	if (sev == DIAG_NOTE) {
@@ -134,16 +186,9 @@ static bool repeated(diag_ctx *d, diag_severity sev, src_loc loc, const char *ms
 		 * said before: a rule lowered again for another policy */
 		if (d->n && d->v[d->n - 1].sev != DIAG_NOTE)
 			return false;
-		for (size_t i = 0; loc.file && i < d->n; i++)
-			if (d->v[i].sev == DIAG_NOTE && same_loc(d->v[i].loc, loc) && !strcmp(d->v[i].msg, msg))
-				return true;
-		return false;
+		return said_at(d, DIAG_NOTE, loc, msg);
 	}
-	d->dropping = false;
-	for (size_t i = 0; loc.file && i < d->n; i++)
-		if (d->v[i].sev == sev && same_loc(d->v[i].loc, loc) &&
-		    (sev == DIAG_ERROR || !strcmp(d->v[i].msg, msg)))
-			d->dropping = true;
+	d->dropping = said_at(d, sev, loc, sev == DIAG_ERROR ? NULL : msg);
 	return d->dropping;
 }
 
@@ -174,6 +219,7 @@ void diag_add(diag_ctx *d, diag_severity sev, src_loc loc, const char *fmt, ...)
 	d->v[d->n].loc = loc;
 	d->v[d->n].msg = buf_cstr(&b);
 	d->n++;
+	index_add(d);
 }
 
 static const char *sev_name(diag_severity s)

@@ -47,6 +47,9 @@ typedef struct diag_ctx {
 	size_t nfiles, capfiles;
 	size_t max_errors;     /* stop recording errors past this (0: 100) */
 	bool dropping;         /* last error/warning was a repeat: drop its notes */
+	size_t *at;            /* open-addressing index of v by location (+1; 0
+	                          empty): repeats are found in constant time */
+	size_t atcap;
 } diag_ctx;
 
 void diag_init(diag_ctx *d);
