@@ -746,7 +746,8 @@ static void gen_files(const gen_ctx *c, const gen_opts *o, tr_rec **v, size_t n,
 		for (size_t i = 0; i < seen.n; i++) {
 			char *sep = strchr(seen.v[i], '\x01'), *key = writes ? seen.v[i] : sep + 1;
 			*sep = 0;
-			bool has = bsearch(&key, per[p].v, per[p].n, sizeof *per[p].v, str_cmp);
+			bool has = per[p].n && bsearch(&key, per[p].v, per[p].n, sizeof *per[p].v,
+						       str_cmp);   /* NULL base: UB */
 			*sep = '\x01';
 			if (!has && !is_parent(&seen, sep + 1))
 				ss_add(&without[p], xstrdup(sep + 1));

@@ -250,7 +250,8 @@ static void src_alts(src *s, const cconj *alt, size_t nalt, uint8_t low)
 	for (size_t i = 0; i < nalt; i++) {
 		s->alt[i].n = alt[i].n;
 		s->alt[i].c = xcalloc(alt[i].n ? alt[i].n : 1, sizeof *alt[i].c);
-		memcpy(s->alt[i].c, alt[i].c, alt[i].n * sizeof *alt[i].c);
+		if (alt[i].n)   /* memcpy from NULL is undefined even for 0 bytes */
+			memcpy(s->alt[i].c, alt[i].c, alt[i].n * sizeof *alt[i].c);
 	}
 }
 
