@@ -14,25 +14,10 @@
 #        with AUDIT=LOG in the environment, --mode audit: what it would deny goes to
 #        LOG (after the restart: LOG2))
 set -eu
-POLC=$1 MODE=$2
+. "$(dirname "$0")/lib.sh"
+soak_args mariadb "$@"
 PORT=${MARIADB_PORT:-3391}
 D=/var/lib/polc-soak/mariadb
-case $MODE in
-record) OUT=$3 LOAD=$4 TRACER=${5:-ebpf} SECS=${6:-20}
-	mkdir -p "$OUT"
-	f=$OUT/mariadb.trace; [ "$LOAD" = a ] || f=$OUT/mariadb-$LOAD.trace ;;
-run) PROFILE=$3 LOAD=$4 SECS=${5:-3} ;;
-*) echo "usage: mariadb.sh POLC record|run ..." >&2; exit 2 ;;
-esac
-# wrap [2]: the server's command prefix for its first (or second) start:
-# recording to the trace, or confined
-wrap() {
-	if [ "$MODE" = record ]; then
-		echo "$POLC record --tracer $TRACER --no-status -o ${f%.trace}${1:-}.trace --"
-	else
-		echo "$POLC run --target seccomp --allow-partial ${AUDIT:+--mode audit -o $AUDIT${1:-}} $PROFILE --"
-	fi
-}
 rm -rf "$D"
 mkdir -p "$D"
 chown mysql: "$D"
@@ -64,7 +49,7 @@ innodb() {
 	mariadb --no-defaults -h 127.0.0.1 -P "$PORT" -uroot -e 'select count(*) from mysql.user' \
 		>/dev/null || { echo "mariadb: TCP query failed" >&2; exit 1; }
 }
-start $(wrap)
+start $(soak_prefix)
 end=$(( $(date +%s) + SECS ))
 n=0
 if [ "$LOAD" = b ]; then
@@ -78,7 +63,7 @@ if [ "$LOAD" = b ]; then
 	  select count(*) from soak.a join soak.m using (id);" >/dev/null ||
 		{ echo "mariadb: Aria/MyISAM statements failed" >&2; exit 1; }
 	stop
-	start $(wrap 2)
+	start $(soak_prefix 2)
 	[ "$(sql -N -e 'check table soak.a, soak.m' | grep -c 'status.OK')" = 2 ] ||
 		{ echo "mariadb: tables not OK after restart" >&2; exit 1; }
 	[ "$(sql -N -e 'select count(*) from soak.a join soak.m using (id)')" = 2000 ] ||

@@ -11,23 +11,15 @@
 #   sh profiles/soak/memcached.sh POLC run PROFILE a|b [SECONDS]   (polc run --target seccomp;
 #        with AUDIT=LOG in the environment, --mode audit: what it would deny goes to LOG)
 set -eu
-POLC=$1 MODE=$2
+. "$(dirname "$0")/lib.sh"
+soak_args memcached "$@"
 PORT=${MEMCACHED_PORT:-11291}
 D=/var/lib/polc-soak/memcached
-case $MODE in
-record) OUT=$3 LOAD=$4 TRACER=${5:-ebpf} SECS=${6:-20}
-	mkdir -p "$OUT"
-	f=$OUT/memcached.trace; [ "$LOAD" = a ] || f=$OUT/memcached-$LOAD.trace
-	set -- "$POLC" record --tracer "$TRACER" --no-status -o "$f" -- ;;
-run) LOAD=$4 SECS=${5:-3}
-	set -- "$POLC" run --target seccomp --allow-partial ${AUDIT:+--mode audit -o "$AUDIT"} "$3" -- ;;
-*) echo "usage: memcached.sh POLC record|run ..." >&2; exit 2 ;;
-esac
 rm -rf "$D"
 mkdir -p "$D"
 chown memcache: "$D"
 S=--servers=127.0.0.1:$PORT
-"$@" memcached -u memcache -l 127.0.0.1 -p "$PORT" -U 0 -m 64 -t 4 -c 256 -P "$D/memcached.pid" &
+$(soak_prefix) memcached -u memcache -l 127.0.0.1 -p "$PORT" -U 0 -m 64 -t 4 -c 256 -P "$D/memcached.pid" &
 srv=$!
 trap 'kill $srv 2>/dev/null || true' EXIT
 i=0

@@ -11,18 +11,10 @@
 #   sh profiles/soak/nginx.sh POLC run PROFILE a|b [SECONDS]   (polc run --target seccomp;
 #        with AUDIT=LOG in the environment, --mode audit: what it would deny goes to LOG)
 set -eu
-POLC=$1 MODE=$2
+. "$(dirname "$0")/lib.sh"
+soak_args nginx "$@"
 PORT=${NGINX_PORT:-8391}
 D=/var/lib/polc-soak/nginx
-case $MODE in
-record) OUT=$3 LOAD=$4 TRACER=${5:-ebpf} SECS=${6:-20}
-	mkdir -p "$OUT"
-	f=$OUT/nginx.trace; [ "$LOAD" = a ] || f=$OUT/nginx-$LOAD.trace
-	set -- "$POLC" record --tracer "$TRACER" --no-status -o "$f" -- ;;
-run) LOAD=$4 SECS=${5:-3}
-	set -- "$POLC" run --target seccomp --allow-partial ${AUDIT:+--mode audit -o "$AUDIT"} "$3" -- ;;
-*) echo "usage: nginx.sh POLC record|run ..." >&2; exit 2 ;;
-esac
 rm -rf "$D"
 mkdir -p "$D/www/list/sub" "$D/tmp"
 for i in 1 2 3 4 5 6; do
@@ -52,7 +44,7 @@ http {
 	}
 }
 CONF
-"$@" nginx -c "$D/nginx.conf" -e "$D/error.log" &
+$(soak_prefix) nginx -c "$D/nginx.conf" -e "$D/error.log" &
 srv=$!
 quit() { nginx -c "$D/nginx.conf" -e "$D/error.log" -s quit 2>/dev/null || true; }
 trap quit EXIT
@@ -82,6 +74,7 @@ else
 	nginx -c "$D/nginx.conf" -e "$D/error.log" -s reload
 	# the new workers answer once the reload is done (a new generation)
 	sleep 1
+	listings; statics; n=1
 	while [ "$(date +%s)" -lt $end ]; do listings; statics; n=$((n + 1)); done
 	[ "$(cat "$D/nginx.pid")" = "$old" ] || { echo "nginx: the master changed on reload" >&2; exit 1; }
 fi
