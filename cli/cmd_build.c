@@ -4,6 +4,7 @@
 #include "commands.h"
 #include "../backends/backend.h"
 #include "../backends/k8s.h"
+#include "artifact.h"
 #include "profile_from.h"
 #include "../compiler/util.h"
 #include "../compiler/syscalls.h"
@@ -252,6 +253,41 @@ static int lower(cli_args *a, const backend *b, buf *out)
 	return r < 0 ? (io ? EXIT_SYSTEM : EXIT_POLICY) : EXIT_OK;
 }
 
+/* The drift gate: the committed artifact f against what the policy builds
+ * to now (out), by meaning where polc can read the format back (OCI,
+ * AppArmor: cli/artifact.h), else byte for byte. Exit 0 when
+ * equal in effect, 1 with the differences (polc diff's lines) on stdout. */
+static int check_drift(const src_file *f, const buf *out, diag_ctx *d)
+{
+	art_kind k = artifact_kind(f->text, f->len);
+	src_file *built = diag_add_text(d, "(built now)", out->data ? out->data : "", out->len, false);
+	if (k == ART_NONE || k == ART_BUNDLE || artifact_kind(built->text, built->len) != k) {
+		fprintf(stderr, "polc build: %s differs from what the policy builds to (compared "
+			"byte for byte: polc compares OCI and AppArmor profiles by meaning)\n",
+			f->path);
+		return EXIT_POLICY;
+	}
+	buf lines;
+	buf_init(&lines);
+	int n = artifact_diff(k, f, built, false, &lines, d);
+	int r = EXIT_OK;
+	if (n < 0) {
+		diag_print(d, stderr, isatty(STDERR_FILENO));
+		r = EXIT_POLICY;
+	} else if (n > 0) {
+		fwrite(lines.data, 1, lines.len, stdout);
+		fprintf(stderr, "polc build: %s differs in effect from what the policy builds to: "
+			"%d difference%s (old: %s, new: the build)\n", f->path, n, n == 1 ? "" : "s",
+			f->path);
+		r = EXIT_POLICY;
+	} else {
+		fprintf(stderr, "polc build: %s is equal in effect to what the policy builds to "
+			"(its bytes differ: order, grouping or provenance)\n", f->path);
+	}
+	buf_free(&lines);
+	return r;
+}
+
 int cmd_build(int argc, char **argv)
 {
 	cli_args a;
@@ -285,8 +321,7 @@ int cmd_build(int argc, char **argv)
 			diag_print(&d, stderr, false);
 			r = EXIT_SYSTEM;
 		} else if (f->len != out.len || memcmp(f->text, out.data, out.len)) {
-			fprintf(stderr, "polc build: %s differs from what the policy builds to\n", a.check);
-			r = EXIT_POLICY;
+			r = check_drift(f, &out, &d);
 		}
 		diag_free(&d);
 	} else if (r == EXIT_OK) {

@@ -240,15 +240,40 @@ static void put_source_line(buf *b, src_loc loc)
 	const char *e = p;
 	while (e < end && *e != '\n')
 		e++;
-	buf_puts(b, "  ");
+	/* A line longer than DIAG_WINDOW columns (a minified JSON profile read
+	 * as policy text): a window around the column, "..." where cut. */
+	enum { DIAG_WINDOW = 200, DIAG_BEFORE = 80, DIAG_SHOWN = 160 };
+	bool cut_left = false, cut_right = false;
+	if (e - p > DIAG_WINDOW) {
+		const char *at = p;    /* the column's byte: columns count characters */
+		for (int c = 1; at < e && c < loc.col; at++)
+			if (((unsigned char)at[1] & 0xC0) != 0x80)
+				c++;
+		const char *s0 = at - p > DIAG_BEFORE ? at - DIAG_BEFORE : p;
+		while (s0 > p && ((unsigned char)*s0 & 0xC0) == 0x80)
+			s0--;
+		const char *e0 = e - s0 > DIAG_SHOWN ? s0 + DIAG_SHOWN : e;
+		while (e0 < e && ((unsigned char)*e0 & 0xC0) == 0x80)
+			e0++;
+		cut_left = s0 > p;
+		cut_right = e0 < e;
+		int col = 1;
+		for (const char *q = s0; q < at; q++)
+			if (((unsigned char)*q & 0xC0) != 0x80)
+				col++;
+		loc.col = col + (cut_left ? 3 : 0);
+		p = s0;
+		e = e0;
+	}
+	buf_puts(b, cut_left ? "  ..." : "  ");
 	/* a NUL would end the text; other control bytes (ESC, ...) of a
 	 * binary or hostile file must not reach the terminal raw */
 	for (const char *q = p; q < e; q++) {
 		unsigned char c = (unsigned char)*q;
 		buf_put(b, c == '\t' || c == '\0' ? " " : c < 0x20 || c == 0x7f ? "?" : q, 1);
 	}
-	buf_puts(b, "\n  ");
-	for (int c = 1; c < loc.col && p + c - 1 < e; c++)
+	buf_puts(b, cut_right ? "...\n  " : "\n  ");
+	for (int c = 1; c < loc.col && c <= (e - p) + (cut_left ? 3 : 0); c++)
 		buf_puts(b, " ");
 	buf_puts(b, "^\n");
 }
