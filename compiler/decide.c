@@ -274,10 +274,6 @@ static const ir_stmt *best_match(const ir_policy *p, const ir_event *ev)
 
 static ir_decision decide_one(const ir_policy *p, const ir_event *ev);
 
-/* 0 until the BPF bundle evaluator (backends/bpf/eval.c) decides a send
- * with an address as a connect too (lsm-bypass has it ready): then 1. */
-#define SEND_IS_CONNECT 0
-
 /* A send with a destination address (sendto/sendmsg on an unconnected
  * socket, TCP Fast Open) gives the socket a peer: it is also a connect to
  * that address. The connect decides when it is more restrictive than a
@@ -285,8 +281,8 @@ static ir_decision decide_one(const ir_policy *p, const ir_event *ev);
 ir_decision ir_decide(const ir_policy *p, const ir_event *ev)
 {
 	ir_decision d = decide_one(p, ev);
-	if (SEND_IS_CONNECT && ev->domain == IR_NETWORK && ev->u.net.op == IR_NET_SEND &&
-	    ev->u.net.has_addr && d.verdict < IR_DENY) {
+	if (ev->domain == IR_NETWORK && ev->u.net.op == IR_NET_SEND && ev->u.net.has_addr &&
+	    d.verdict < IR_DENY) {
 		ir_event c = *ev;
 		c.u.net.op = IR_NET_CONNECT;
 		ir_decision k = decide_one(p, &c);

@@ -104,7 +104,17 @@ static uint32_t eval_net(const uint32_t *w, const ir_event *ev)
 	memcpy(e.addr, ev->u.net.addr, 16);
 	e.port = ev->u.net.port;
 	polc_net_normalise(&e);
-	return net_rules(w, &e);
+	uint32_t d = net_rules(w, &e);
+	/* a send with an address is also a connect to it, which decides when it
+	 * is more restrictive than a send that is not denied (ir_decide;
+	 * enforcer.bpf.c: socket_sendmsg) */
+	if (e.op == POLC_NET_SEND && e.has_addr && POLC_DEC_VERDICT(d) < POLC_V_DENY) {
+		e.op = POLC_NET_CONNECT;
+		uint32_t c = net_rules(w, &e);
+		if (POLC_DEC_VERDICT(c) > POLC_DEC_VERDICT(d))
+			d = c;
+	}
+	return d;
 }
 
 static uint32_t net_rules(const uint32_t *w, const struct polc_net_ev *ev)

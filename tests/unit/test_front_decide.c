@@ -243,6 +243,48 @@ static void port_ranges(void **state)
 	front_release(c);
 }
 
+/* LANGUAGE.md "A statement covers every kernel path": mapped IPv6 is
+ * IPv4, a send with an address is also a connect, clone3 and io_uring are
+ * implied. */
+static void every_path(void **state)
+{
+	(void)state;
+	front_compiled *c = ok("policy p {\n  default deny network;\n  allow network send;\n"
+			       "  deny errno EACCES network connect to 169.254.169.254;\n"
+			       "  allow network connect to ::ffff:10.0.0.0/104;\n}\n");
+	/* ::ffff:169.254.169.254 on an inet6 socket is the IPv4 address */
+	expect(c->p, front_net(IR_NET_CONNECT, AF_INET6, SOCK_STREAM, 0, "::ffff:169.254.169.254", 80),
+	       IR_DENY, EACCES);
+	expect(c->p, front_net(IR_NET_CONNECT, AF_INET6, SOCK_STREAM, 0, "::ffff:169.254.169.253", 80),
+	       IR_DENY, EPERM);
+	/* the mapped statement compiled to 10.0.0.0/8 and matches both forms */
+	expect(c->p, front_net(IR_NET_CONNECT, AF_INET, SOCK_STREAM, 0, "10.1.2.3", 80), IR_ALLOW, 0);
+	expect(c->p, front_net(IR_NET_CONNECT, AF_INET6, SOCK_DGRAM, 0, "::ffff:10.1.2.3", 80), IR_ALLOW, 0);
+	/* an allowed send with an address is decided as its connect too */
+	expect(c->p, front_net(IR_NET_SEND, AF_INET, SOCK_DGRAM, 0, "169.254.169.254", 80), IR_DENY, EACCES);
+	expect(c->p, front_net(IR_NET_SEND, AF_INET, SOCK_DGRAM, 0, "192.0.2.1", 80), IR_DENY, EPERM);
+	expect(c->p, front_net(IR_NET_SEND, AF_INET, SOCK_DGRAM, 0, "10.9.9.9", 80), IR_ALLOW, 0);
+	expect(c->p, front_net(IR_NET_SEND, AF_INET, SOCK_DGRAM, 0, NULL, 0), IR_ALLOW, 0);
+	front_release(c);
+
+	c = ok("policy p {\n  default deny syscall;\n  allow syscall clone3, io_uring_setup;\n"
+	       "  allow syscall clone if arg0 & CLONE_NEWUSER == 0;\n  deny syscall splice;\n}\n");
+	/* implied actions beat allows and the default */
+	expect(c->p, front_sys(X64, __NR_clone3, 0, 0), IR_DENY, ENOSYS);
+	expect(c->p, front_sys(X64, __NR_io_uring_setup, 0, 0), IR_DENY, EPERM);
+	expect(c->p, front_sys(X64, __NR_io_uring_enter, 0, 0), IR_DENY, EPERM);
+	front_release(c);
+	c = ok("policy p {\n  kill syscall clone3;\n  deny syscall unshare if arg0 == 1;\n"
+	       "  audit syscall openat if arg1 == 0;\n}\n");
+	/* a written kill wins; an audit closes nothing */
+	expect(c->p, front_sys(X64, __NR_clone3, 0, 0), IR_KILL, EPERM);
+	expect(c->p, front_sys(X64, __NR_io_uring_setup, 0, 0), IR_ALLOW, 0);
+	front_release(c);
+	c = ok("policy p {\n  mode audit;\n  deny network netlink;\n}\n");
+	expect(c->p, front_sys(X64, __NR_io_uring_register, 0, 0), IR_AUDIT, 0);
+	front_release(c);
+}
+
 static void other_domains(void **state)
 {
 	(void)state;
@@ -331,6 +373,7 @@ int main(void)
 		cmocka_unit_test(network_protocols),
 		cmocka_unit_test(cidr_edges),
 		cmocka_unit_test(port_ranges),
+		cmocka_unit_test(every_path),
 		cmocka_unit_test(other_domains),
 		cmocka_unit_test(directories),
 	};
