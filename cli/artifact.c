@@ -47,7 +47,7 @@ static const ir_policy *oci_ir(const src_file *f, ir_program *prog, bool *compil
 	const ir_policy *p = NULL;
 	*compiled = false;
 	if (import_oci_text(f->path, f->text, f->len, &io, q, &src) == 0) {
-		compile_opts co = { NULL, 0, false, 0 };
+		compile_opts co = { NULL, 0, false, 0, false };
 		/* locations in the diff are lines of this text, not of the JSON */
 		char *name = xasprintf("%s (read back as polc)", f->path);
 		*compiled = polc_compile_text(name, buf_cstr(&src), &co, q, prog) == 0;

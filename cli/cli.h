@@ -29,6 +29,7 @@ typedef struct {
 	bool allow_partial;
 	bool no_library;
 	bool werror;
+	bool lint;             /* polc check's extra warnings */
 	bool json;                    /* --json */
 	bool vm;                      /* --vm */
 	bool probes;                  /* verify --probes: one line per probe */

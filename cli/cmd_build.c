@@ -120,7 +120,7 @@ int cli_parse(cli_args *a, int argc, char **argv, bool allow_cmd)
 
 int cli_compile(cli_args *a, bool select)
 {
-	compile_opts o = { a->include_dirs, a->ninclude, a->no_library, 0 };
+	compile_opts o = { a->include_dirs, a->ninclude, a->no_library, 0, a->lint };
 	int r = polc_compile_files(a->files, a->nfiles, &o, &a->diag, &a->prog);
 	if (r == 0)
 		a->compiled = true;
@@ -193,6 +193,7 @@ int cmd_check(int argc, char **argv)
 	if (cli_parse(&a, argc, argv, false) < 0 || need_files(&a, "check") < 0)
 		return EXIT_USAGE;
 	a.quiet = a.json;              /* the diagnostics go into the JSON */
+	a.lint = true;
 	int r = cli_compile(&a, a.policy != NULL);
 	if (a.json) {
 		check_json(&a, r);

@@ -23,7 +23,7 @@ typedef struct {
 static const ir_policy *load(const char *file, const diff_opts *o, diag_ctx *d, ir_program *prog,
 			     bool *compiled)
 {
-	compile_opts co = { o->incs, o->ninc, false, 0 };
+	compile_opts co = { o->incs, o->ninc, false, 0, false };
 	const char *files[] = { file };
 	*compiled = polc_compile_files(files, 1, &co, d, prog) == 0;
 	return *compiled ? ir_program_select(prog, o->policy, d) : NULL;

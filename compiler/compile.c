@@ -937,6 +937,46 @@ static void warn_unreachable_dom(diag_ctx *d, const ir_policy *p, const ir_stmt_
 	free(by);
 }
 
+/* The settings naming a program the kernel runs as root outside every
+ * cgroup and profile (a usermode helper): core_pattern ("|prog" on a crash),
+ * modprobe (request_module), hotplug and uevent_helper (every uevent),
+ * poweroff_cmd, binfmt_misc registration (an interpreter for any exec), a
+ * cgroup v1 release_agent. rules/hardening.pol's disallow-usermode-helpers
+ * denies writing them. */
+static const char *const helper_paths[] = {
+	"/proc/sys/kernel/core_pattern", "/proc/sys/kernel/modprobe", "/proc/sys/kernel/hotplug",
+	"/proc/sys/kernel/poweroff_cmd", "/sys/kernel/uevent_helper",
+	"/proc/sys/fs/binfmt_misc/register", "/sys/fs/cgroup/release_agent",
+	"/sys/fs/cgroup/memory/release_agent",
+};
+
+/* A policy that denies files but lets one of them be written has a hole its
+ * author likely did not mean. */
+static void warn_helpers(diag_ctx *d, const ir_policy *p)
+{
+	bool denies = p->defaults[IR_FILE].verdict >= IR_DENY;
+	for (size_t i = 0; i < p->dom[IR_FILE].n && !denies; i++)
+		denies = p->dom[IR_FILE].v[i].action.verdict >= IR_DENY;
+	if (!denies)
+		return;
+	buf open;
+	buf_init(&open);
+	for (size_t i = 0; i < sizeof helper_paths / sizeof *helper_paths; i++) {
+		ir_event ev;
+		memset(&ev, 0, sizeof ev);
+		ev.domain = IR_FILE;
+		ev.u.file.path = helper_paths[i];
+		ev.u.file.perm = IR_PERM_WRITE;
+		if (ir_decide(p, &ev).verdict < IR_DENY)
+			buf_printf(&open, "%s%s", open.len ? ", " : "", helper_paths[i]);
+	}
+	if (open.len)
+		diag_warn(d, p->loc, "policy '%s' denies files but leaves usermode-helper settings "
+			  "writable (%s): the kernel runs the program they name as root outside "
+			  "the container; use disallow-usermode-helpers", p->name, buf_cstr(&open));
+	buf_free(&open);
+}
+
 static void warn_unreachable(diag_ctx *d, const ir_policy *p)
 {
 	for (int dom = 0; dom < IR_NDOMAIN; dom++)
@@ -970,6 +1010,8 @@ static ir_policy *lower_top(compiler *c, const ast_block *b, bool is_rule)
 	lower_block(&L, b, is_rule ? p->name : NULL);
 	if (!is_rule)
 		warn_unreachable(c->d, p);
+	if (!is_rule && c->o->lint_helpers && !c->d->nerrors)
+		warn_helpers(c->d, p);
 	if (L.nused)
 		xqsort(L.used, L.nused, sizeof *L.used, cmp_str);
 	p->rules_used = arena_alloc(p->arena, (L.nused + 1) * sizeof *p->rules_used);

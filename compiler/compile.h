@@ -19,6 +19,9 @@ typedef struct {
 	size_t ninclude;
 	bool no_library;                   /* do not offer the embedded rule library */
 	int max_include_depth;             /* 0: 64 */
+	bool lint_helpers;                 /* warn (polc check) when a policy that
+	                                      denies files leaves a usermode-helper
+	                                      setting writable */
 } compile_opts;
 
 typedef struct ir_rule {

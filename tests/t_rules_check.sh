@@ -12,7 +12,10 @@ cd "$SRC" || exit 1
 for f in rules/*.pol examples/*.pol; do
 	if ! "$POLC" check "$f" > "$tmp/out" 2>&1; then
 		bad "polc check $f"; cat "$tmp/out"
-	elif grep -q 'warning:' "$tmp/out"; then
+	elif grep -v "warning: policy 'runtime-default' denies files but leaves usermode-helper settings writable (/sys/fs/cgroup/release_agent, /sys/fs/cgroup/memory/release_agent)" "$tmp/out" |
+	     grep -q 'warning:'; then
+		# (runtime-default is Docker's default, which leaves cgroup v1's
+		# release_agent to the runtime's read-only cgroup mount: expected)
 		bad "polc check $f warns"; cat "$tmp/out"
 	fi
 done

@@ -17,7 +17,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	text[size] = 0;
 	diag_ctx d;
 	diag_init(&d);
-	compile_opts o = { NULL, 0, false, 8 };
+	compile_opts o = { NULL, 0, false, 8, false };
 	ir_program prog;
 	if (polc_compile_text("fuzz.pol", text, &o, &d, &prog) == 0) {
 		for (size_t i = 0; i < prog.npolicies && i < 1; i++)

@@ -31,7 +31,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (r == 0) {
 		diag_ctx cd;
 		diag_init(&cd);
-		compile_opts co = { NULL, 0, false, 8 };
+		compile_opts co = { NULL, 0, false, 8, false };
 		ir_program prog;
 		if (polc_compile_text("imported.pol", buf_cstr(&out), &co, &cd, &prog) == 0)
 			ir_program_free(&prog);
