@@ -66,7 +66,7 @@ fi
 
 printf 'policy dl {\n  allow syscall execve;\n  deny syscall keyctl;\n}\n' >"$T/dl.pol"
 "$POLC" build "$T/dl.pol" --target seccomp --format oci -o "$T/dl.json" 2>/dev/null || bad "build dl.pol"
-grep -q "runc and crun kill the syscalls of an ABI not listed" "$T/dl.json" ||
+grep -q "runc kills the syscalls of an ABI not listed" "$T/dl.json" ||
 	bad "the OCI header does not say how runtimes decide unlisted ABIs"
 printf 'policy dx {\n  arch x86_64, x32;\n  deny syscall keyctl;\n}\n' >"$T/dx.pol"
 "$POLC" build "$T/dx.pol" --target seccomp --format oci -o "$T/dx.json" 2>/dev/null || bad "build dx.pol"
@@ -80,7 +80,8 @@ for rt in $runtimes; do
 	got=$(under $rt x32 "$T/dl.json") want=$(polc_run "$T/dl.pol" x32)
 	echo "$rt dl.pol x32: $got (polc run: $want)"
 	[ "$want" = "x32 -1 1" ] || bad "polc's filter on an unnamed x32 call: '$want', not EPERM"
-	[ "$got" = "killed 31" ] || bad "$rt on an x32 call: '$got'; the OCI header says SIGSYS"
+	# the header's claim is runc's (measured here); crun's is printed above
+	[ $rt = crun ] || [ "$got" = "killed 31" ] || bad "$rt on an x32 call: '$got'; the OCI header says SIGSYS"
 	got=$(under $rt x32 "$T/dx.json") want=$(polc_run "$T/dx.pol" x32)
 	echo "$rt dx.pol x32: $got (polc run: $want)"
 	[ "$got" = "$want" ] || bad "$rt and polc's filter differ on x32 with arch x32: '$got' vs '$want'"

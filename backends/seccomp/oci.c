@@ -162,7 +162,7 @@ int sc_emit_oci(const ir_policy *p, const sc_plan *pl, const backend_opts *o,
 	buf_init(&h);
 	backend_header(&backend_seccomp, p, o, "", &h);
 	if (!pl->arch[IR_ARCH_I386].present || !pl->arch[IR_ARCH_X32].present)
-		buf_puts(&h, "runc and crun kill the syscalls of an ABI not listed in architectures "
+		buf_puts(&h, "runc kills the syscalls of an ABI not listed in architectures "
 			 "(libseccomp's bad-architecture action); polc's own filter fails them with "
 			 "EPERM: both deny, by different actions. An OCI profile applies one rule list "
 			 "to every listed ABI, so it cannot list i386 or x32 with EPERM for all their "
