@@ -1,5 +1,6 @@
 /* probe.c - events derived from statements; see probe.h. */
 #include "probe.h"
+#include "syscalls.h"
 #include "glob.h"
 #include "util.h"
 
@@ -75,6 +76,25 @@ static void probes_syscall(const ir_policy *p, const ir_stmt *s, probe_set *ps)
 				syscall_event(&ev, (ir_arch)a, sy->nr[a], args);
 				add(ps, &ev, s, k == 8 ? "neighbour: garbage upper half" : "neighbour: argument boundary");
 			}
+		}
+	}
+	/* Other kernel paths to the same operation (ir_implied): io_uring, and
+	 * clone3 for a condition on clone flags; derived from the statement
+	 * that implies them (the first one), on every ABI of the policy. */
+	static const char *const alt[] = { "io_uring_setup", "io_uring_enter",
+					   "io_uring_register", "clone3" };
+	for (size_t k = 0; k < sizeof alt / sizeof *alt; k++) {
+		ir_implied_action imp;
+		if (!ir_implied(p, alt[k], &imp) || imp.by != s)
+			continue;
+		for (int a = 0; a < IR_NARCH; a++) {
+			int nr = (p->arches & IR_ARCH_BIT(a)) ? sys_resolve((ir_arch)a, alt[k]) : -1;
+			if (nr < 0)
+				continue;
+			ir_event ev;
+			uint64_t none[6] = { 0 };
+			syscall_event(&ev, (ir_arch)a, nr, none);
+			add(ps, &ev, s, k == 3 ? "other path: clone3" : "other path: io_uring");
 		}
 	}
 	/* The same number on the other ABIs, named or not. */
