@@ -1,7 +1,7 @@
 # lib.sh - the arguments every server soak script (nginx, memcached,
 # mariadb) takes, and the command prefix that starts its server:
 #   SCRIPT POLC record OUTDIR a|b [TRACER] [SECONDS]   recorded by polc record
-#   SCRIPT POLC run PROFILE a|b [SECONDS]              polc run --target seccomp
+#   SCRIPT POLC run PROFILE a|b [SECONDS]              polc run --target seccomp (TARGET=T: T)
 # (AUDIT=LOG in the environment: --mode audit, what it would deny to LOG).
 # Paths must not hold spaces (the prefix is split on them).
 
@@ -26,6 +26,6 @@ soak_prefix() {
 		[ "$LOAD" = a ] || f=$OUT/$name-$LOAD${1:-}.trace
 		echo "$POLC record --tracer $TRACER --no-status -o $f --"
 	else
-		echo "$POLC run --target seccomp --allow-partial ${AUDIT:+--mode audit -o $AUDIT${1:-}} $PROFILE --"
+		echo "$POLC run --target ${TARGET:-seccomp} --allow-partial ${AUDIT:+--mode audit -o $AUDIT${1:-}} $PROFILE --"
 	fi
 }
