@@ -97,10 +97,14 @@ if "$POLC" record -o "$T/p.trace" -- "$B/rootfs/bin/probe" getppid >/dev/null 2>
 	[ "$got" = "getppid 0 0" ] && bad "runc ran a plain allow-list: --runtime runc is not needed any more?"
 	"$POLC" gen "$T/p.trace" --name probe --runtime runc -o "$T/genr.pol" 2>"$T/err" || bad "gen --runtime runc: $(cat "$T/err")"
 	"$POLC" build "$T/genr.pol" --target seccomp --format oci -o "$T/genr.json" 2>/dev/null || bad "build genr.pol"
+	# several runs: the Go runtime's preemption signals come only sometimes
 	for rt in $runtimes; do
-		got=$(under $rt getppid "$T/genr.json")
-		echo "$rt gen --runtime runc: ${got:-failed: $(tail -1 "$T/rt.err")}"
-		[ "$got" = "getppid 0 0" ] || bad "$rt does not run the --runtime runc allow-list"
+		for i in 1 2 3 4 5 6; do
+			got=$(under $rt getppid "$T/genr.json")
+			[ "$got" = "getppid 0 0" ] ||
+				bad "$rt run $i of the --runtime runc allow-list: ${got:-failed: $(tail -1 "$T/rt.err")}"
+		done
+		echo "$rt gen --runtime runc: $got (6 runs)"
 	done
 else
 	echo "SKIP gen allow-list under runc: polc record cannot trace here: $(head -1 "$T/err")"
