@@ -287,6 +287,9 @@ static ir_decision decide_observed(const ir_policy *p, const ir_event *ev, const
 	return ir_decide(p, &e);
 }
 
+static void probe_route(const ir_policy *r, const probe *orig, lsm_route route,
+			const lsm_confine *conf, bool aa, column *col);
+
 static void probe_domain(const ir_policy *r, int d, const backend *b, const lsm_confine *conf,
 			 column *col)
 {
@@ -294,14 +297,33 @@ static void probe_domain(const ir_policy *r, int d, const backend *b, const lsm_
 	probe_set ps = { 0 };
 	probes_derive(r, (ir_domain)d, &ps);
 	for (size_t i = 0; i < ps.n; i++) {
-		const probe *pr = &ps.v[i];
+		lsm_route routes[LSM_MAX_ROUTES];
+		size_t nr = lsm_routes(&ps.v[i].ev, routes);
+		for (size_t k = 0; k < nr; k++)
+			probe_route(r, &ps.v[i], routes[k], conf, aa, col);
+	}
+	probes_free(&ps);
+}
+
+/* One probe by one route (verify.h): the event's own decision is expected. */
+static void probe_route(const ir_policy *r, const probe *orig, lsm_route route,
+			const lsm_confine *conf, bool aa, column *col)
+{
+	char what[160];
+	probe one = *orig;
+	if (route != ROUTE_DIRECT) {
+		snprintf(what, sizeof what, "%s, %s", orig->what, lsm_route_name(route));
+		one.what = what;
+	}
+	const probe *pr = &one;
+	{
 		cell *c = cell_for(col, pr->from);
-		outcome got = lsm_probe_run(conf, &pr->ev);
+		outcome got = lsm_probe_route(conf, &pr->ev, route);
 		ir_decision want = decide_observed(r, &pr->ev, &got);
 		if (got.kind == OUT_SKIPPED) {
 			c->skipped++;
 			list_probe(col->target, c, pr, &want, &got, "skipped");
-			continue;
+			return;
 		}
 		col->seen = xrealloc(col->seen, (col->nseen + 1) * sizeof *col->seen);
 		char ev_text[256];
@@ -309,9 +331,8 @@ static void probe_domain(const ir_policy *r, int d, const backend *b, const lsm_
 		col->seen[col->nseen++] = (struct seen){ pr->from->loc, xstrdup(ev_text),
 							 got.kind == OUT_DENIED,
 							 want.verdict >= IR_DENY };
-		tally(col->target, c, pr, &want, &got, outcome_matches_lsm(&got, &want, aa));
+		tally(col->target, c, pr, &want, &got, outcome_matches_route(&got, &want, aa, route));
 	}
-	probes_free(&ps);
 }
 
 static void tally_support(const ir_policy *p, const backend *b, column *col)

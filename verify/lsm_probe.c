@@ -14,6 +14,9 @@
  * truncate, chmod, chown, unlink, create; a directory: chmod, chown), which
  * must all end alike; a link probe links a file beside the path to it.
  * The child reports through a pipe, which neither LSM mediates once open.
+ * A route (verify.h) changes how the operation is reached, not the event:
+ * prepare() makes the chroot or the detached clone unconfined, operate()
+ * goes through it.
  */
 #include "verify.h"
 #include "lsm_world.h"
@@ -47,6 +50,9 @@ typedef struct {
 	const cap_trigger *trig;
 	struct sockaddr_storage sa;
 	socklen_t salen;
+	lsm_route route;
+	int tree;                 /* ROUTE_TREE_CLONE: the detached directory */
+	char base[256];           /* ROUTE_CHROOT / ROUTE_TREE_CLONE: the file's name */
 } op_state;
 
 static int skipf(op_result *r, const char *fmt, const char *arg)
@@ -114,6 +120,17 @@ static int prepare_net(const ir_event *ev, op_state *s, op_result *r)
 	sockaddr_of(ev, s);
 	if (world_add_addr(fam, sa_addr(s), r) < 0)
 		return -1;
+	if (s->route == ROUTE_MAPPED6) {
+		ir_event e6 = *ev;
+		e6.u.net.family = AF_INET6;
+		struct sockaddr_in *a4 = (struct sockaddr_in *)&s->sa;
+		struct sockaddr_in6 a6 = { .sin6_family = AF_INET6, .sin6_port = a4->sin_port };
+		a6.sin6_addr.s6_addr[10] = a6.sin6_addr.s6_addr[11] = 0xff;
+		memcpy(&a6.sin6_addr.s6_addr[12], &a4->sin_addr, 4);
+		memcpy(&s->sa, &a6, sizeof a6);
+		s->salen = sizeof a6;
+		return (s->fd = new_socket(&e6, r)) < 0 ? -1 : 0;
+	}
 	if ((s->fd = new_socket(ev, r)) < 0)
 		return -1;
 	int one = 1;
@@ -144,7 +161,14 @@ static void op_net(const ir_event *ev, op_state *s, op_result *r)
 	case IR_NET_CREATE:
 		rc = socket(ev->u.net.family, ev->u.net.type | SOCK_CLOEXEC, ev->u.net.protocol);
 		break;
-	case IR_NET_CONNECT: rc = connect(s->fd, (struct sockaddr *)&s->sa, s->salen); break;
+	case IR_NET_CONNECT:
+		if (s->route == ROUTE_SENDTO)   /* TCP Fast Open, or a datagram's peer */
+			rc = (int)sendto(s->fd, "x", 1, MSG_NOSIGNAL |
+					 (ev->u.net.type == SOCK_STREAM ? MSG_FASTOPEN : 0),
+					 (struct sockaddr *)&s->sa, s->salen);
+		else
+			rc = connect(s->fd, (struct sockaddr *)&s->sa, s->salen);
+		break;
 	case IR_NET_BIND: rc = bind(s->fd, (struct sockaddr *)&s->sa, s->salen); break;
 	case IR_NET_LISTEN: rc = listen(s->fd, 4); break;
 	case IR_NET_ACCEPT: rc = accept4(s->fd, NULL, NULL, SOCK_CLOEXEC); break;
@@ -191,6 +215,25 @@ static int do_exec(const char *path)
 	return pid < 0 ? -1 : 0;
 }
 
+/* The file's directory, made the root (chroot) or cloned detached, and its
+ * name there; unconfined, before the confinement is entered. */
+static int prepare_route(const char *path, op_state *s, op_result *r)
+{
+	const char *slash = strrchr(path, '/');
+	if (!slash || !slash[1] || strlen(slash + 1) >= sizeof s->base)
+		return skipf(r, "%s", "this route needs a file below a directory");
+	char dir[4200];
+	snprintf(dir, sizeof dir, "%.*s", slash == path ? 1 : (int)(slash - path), path);
+	snprintf(s->base, sizeof s->base, "%s", slash + 1);
+	if (s->route == ROUTE_CHROOT) {
+		if (chroot(dir) < 0 || chdir("/") < 0)
+			return skipf(r, "chroot: %s", strerror(errno));
+		return 0;
+	}
+	s->tree = (int)syscall(SYS_open_tree, AT_FDCWD, dir, 1 /* OPEN_TREE_CLONE */ | O_CLOEXEC);
+	return s->tree < 0 ? skipf(r, "open_tree(OPEN_TREE_CLONE): %s", strerror(errno)) : 0;
+}
+
 static int prepare_file(const ir_event *ev, op_state *s, op_result *r)
 {
 	bool exec = ev->domain == IR_EXEC || ev->u.file.perm == IR_PERM_EXEC;
@@ -217,11 +260,12 @@ static int prepare_file(const ir_event *ev, op_state *s, op_result *r)
 		if (fd >= 0)
 			close(fd);
 	}
+	if (s->route == ROUTE_CHROOT || s->route == ROUTE_TREE_CLONE)
+		return prepare_route(path, s, r);
 	struct stat st;   /* a directory, too, for chmod (write) */
 	if (ev->domain == IR_FILE && r->isdir && ev->u.file.perm == IR_PERM_WRITE &&
 	    stat(path, &st) == 0 && st.st_uid == geteuid())
 		(void)chmod(path, st.st_mode & 07777);
-	(void)s;
 	return 0;
 }
 
@@ -326,7 +370,18 @@ static void op_file(const ir_event *ev, op_state *s, enum run_mode mode, op_resu
 	const char *path = ev->u.file.path;
 	int fd = -1, rc;
 	switch (ev->u.file.perm) {
-	case IR_PERM_READ: fd = open(path, O_RDONLY | O_CLOEXEC); rc = fd; break;
+	case IR_PERM_READ:
+		if (s->route == ROUTE_CHROOT) {
+			char p[300];
+			snprintf(p, sizeof p, "/%s", s->base);
+			fd = open(p, O_RDONLY | O_CLOEXEC);
+		} else if (s->route == ROUTE_TREE_CLONE) {
+			fd = openat(s->tree, s->base, O_RDONLY | O_CLOEXEC);
+		} else {
+			fd = open(path, O_RDONLY | O_CLOEXEC);
+		}
+		rc = fd;
+		break;
 	case IR_PERM_WRITE:
 		op_write(path, mode == RUN_CONFINED ? confined_ops : ~0u, mode != RUN_CONFINED, r);
 		return;
@@ -491,11 +546,11 @@ static int confine(const lsm_confine *c, int fd, op_result *r)
 }
 
 static __attribute__((noreturn)) void child(const lsm_confine *c, const ir_event *ev,
-					    enum run_mode mode, int out)
+					    lsm_route route, enum run_mode mode, int out)
 {
 	op_result r;
 	memset(&r, 0, sizeof r);
-	op_state s = { .fd = -1, .fd2 = -1, .peer = -1 };
+	op_state s = { .fd = -1, .fd2 = -1, .peer = -1, .route = route, .tree = -1 };
 	int cfd = -1;
 	signal(SIGPIPE, SIG_IGN);
 	if ((mode != RUN_CONFINED || (cfd = open_confine(c, &r)) >= 0) &&
@@ -506,6 +561,8 @@ static __attribute__((noreturn)) void child(const lsm_confine *c, const ir_event
 		_exit(1);
 	_exit(0);
 }
+
+static lsm_route cur_route;   /* the route of the probe being run */
 
 static op_result run_once(const lsm_confine *c, const ir_event *ev, enum run_mode mode)
 {
@@ -520,7 +577,7 @@ static op_result run_once(const lsm_confine *c, const ir_event *ev, enum run_mod
 	pid_t pid = fork();
 	if (pid == 0) {
 		close(p[0]);
-		child(c, ev, mode, p[1]);
+		child(c, ev, cur_route, mode, p[1]);
 	}
 	close(p[1]);
 	ssize_t n = pid < 0 ? -1 : read(p[0], &r, sizeof r);
@@ -584,6 +641,48 @@ static outcome run_cap(const lsm_confine *c, const ir_event *ev)
 		return judged(OUT_DENIED, 0, NULL, NULL);
 	return judged(OUT_ERROR, 0, "confined the trigger failed with %s, neither allowed nor denied",
 		      strerror(got.err));
+}
+
+outcome lsm_probe_route(const lsm_confine *c, const ir_event *ev, lsm_route route)
+{
+	if (route == ROUTE_TREE_CLONE && c->aa_profile)
+		return judged(OUT_SKIPPED, 0, "%s", "AppArmor 6.1 names a file under a detached "
+			      "mount relative to that mount (attach_disconnected): a known limit");
+	cur_route = route;
+	outcome o = lsm_probe_run(c, ev);
+	cur_route = ROUTE_DIRECT;
+	return o;
+}
+
+size_t lsm_routes(const ir_event *ev, lsm_route out[LSM_MAX_ROUTES])
+{
+	size_t n = 0;
+	out[n++] = ROUTE_DIRECT;
+	if (ev->domain == IR_FILE && ev->u.file.perm == IR_PERM_READ && !ev->u.file.dir) {
+		out[n++] = ROUTE_CHROOT;
+		out[n++] = ROUTE_TREE_CLONE;
+	} else if (ev->domain == IR_NETWORK && ev->u.net.op == IR_NET_CONNECT &&
+		   ev->u.net.family == AF_INET && ev->u.net.has_addr &&
+		   (ev->u.net.type & 0xf) != SOCK_RAW) {
+		out[n++] = ROUTE_MAPPED6;
+		out[n++] = ROUTE_SENDTO;
+	}
+	return n;
+}
+
+const char *lsm_route_name(lsm_route r)
+{
+	static const char *const names[] = { "direct", "from a chroot of its directory",
+		"through a detached clone of its directory", "to its IPv4-mapped IPv6 address",
+		"as a send with the address" };
+	return (unsigned)r < sizeof names / sizeof *names ? names[r] : "?";
+}
+
+bool outcome_matches_route(const outcome *o, const ir_decision *d, bool apparmor, lsm_route r)
+{
+	if (r == ROUTE_TREE_CLONE && d->verdict < IR_DENY && o->kind == OUT_DENIED)
+		return true;   /* failed closed */
+	return outcome_matches_lsm(o, d, apparmor);
 }
 
 outcome lsm_probe_run(const lsm_confine *c, const ir_event *ev)

@@ -40,6 +40,24 @@ typedef struct {
  * is refused or the world cannot be built. Needs root. */
 outcome lsm_probe_run(const lsm_confine *c, const ir_event *ev);
 
+/* Other kernel routes to the same event, each probed as the event itself
+ * (tests/vm/t_bypass.sh tries more of them): a file read also from inside
+ * a chroot of the file's directory, and through a detached clone of that
+ * directory (open_tree(OPEN_TREE_CLONE)); an IPv4 connect also to the
+ * IPv4-mapped IPv6 address from an AF_INET6 socket, and as a send with the
+ * address (sendto; MSG_FASTOPEN on TCP). The chroot and the clone are made
+ * before confinement. */
+typedef enum { ROUTE_DIRECT, ROUTE_CHROOT, ROUTE_TREE_CLONE, ROUTE_MAPPED6, ROUTE_SENDTO } lsm_route;
+#define LSM_MAX_ROUTES 3
+/* The routes of one event, ROUTE_DIRECT first; returns how many. */
+size_t lsm_routes(const ir_event *ev, lsm_route out[LSM_MAX_ROUTES]);
+const char *lsm_route_name(lsm_route r);
+outcome lsm_probe_route(const lsm_confine *c, const ir_event *ev, lsm_route route);
+/* Does a route's outcome agree with the event's decision? A detached clone
+ * may fail closed (the BPF enforcer denies what it cannot name): a denial
+ * agrees with an allow there, never the reverse. */
+bool outcome_matches_route(const outcome *o, const ir_decision *d, bool apparmor, lsm_route r);
+
 /* Does an observed outcome agree with the decision? audit counts as
  * allowed (logs are not observed). */
 bool outcome_matches(const outcome *o, const ir_decision *d);
