@@ -19,7 +19,8 @@
  * shortened path. So is a path that does not fit POLC_PATH_MAX or needs more
  * than POLC_PATH_STEPS steps, and a map lookup that fails (policy being
  * replaced). Only kernel-internal mounts (MNT_INTERNAL: pipes, sockets,
- * memfd, SysV shm, MAP_HUGETLB) are named from their own root, as d_path
+ * memfd, SysV shm, MAP_HUGETLB; and private clones, through which overlayfs
+ * opens its layers' directories) are named from their own root, as d_path
  * does: no path of the namespace reaches them. A directory is named
  * "path/" as well (AppArmor's name for it): the statements matching either
  * form decide, as in ir_decide.
@@ -59,6 +60,7 @@ char LICENSE[] SEC("license") = "GPL";
 #define EPERM_ 1
 #define MNT_DETACH_ 2
 #define MNT_INTERNAL_ 0x4000
+#define MNT_NS_INTERNAL_ ((unsigned long)-22)   /* ERR_PTR(-EINVAL) */
 #define PROT_EXEC_ 0x4
 #define BPF_FS_MAGIC_ 0xcafe4a11
 #define CGROUP_SUPER_MAGIC_ 0x27e0eb
@@ -458,6 +460,18 @@ struct dwalk {
 	__u32 done, fail;
 };
 
+/* A mount no namespace holds by design: kern_mount's (MNT_INTERNAL), or a
+ * private clone a filesystem made of another mount (clone_private_mount:
+ * overlayfs opens its layers' directories through them), both with mnt_ns
+ * MNT_NS_INTERNAL. open_tree and fsmount trees have an anonymous namespace,
+ * a lazily unmounted tree none: those are not internal. */
+static __always_inline int internal_mount(const struct vfsmount *vm)
+{
+	unsigned long m = (unsigned long)vm - bpf_core_field_offset(struct mount, mnt);
+	unsigned long ns = (unsigned long)BPF_CORE_READ((struct mount *)m, mnt_ns);
+	return (BPF_CORE_READ(vm, mnt_flags) & MNT_INTERNAL_) || ns == MNT_NS_INTERNAL_;
+}
+
 /* One step of d_path()'s prepend_path(): at the namespace's root, stop; at
  * a mount's root, continue from its mountpoint in the parent mount; at the
  * top of any other mount tree (detached, another namespace's) fail, unless
@@ -480,7 +494,7 @@ static long dwalk_step(__u64 i, void *vctx)
 		struct mount *mp = BPF_CORE_READ(m, mnt_parent);
 		if (!mp || (__u64)mp == x->mnt) {
 			/* not the namespace's root: internal, or detached */
-			if (BPF_CORE_READ(vm, mnt_flags) & MNT_INTERNAL_)
+			if (internal_mount(vm))
 				x->done = 1;
 			else
 				x->fail = 1;
@@ -493,7 +507,7 @@ static long dwalk_step(__u64 i, void *vctx)
 	}
 	int pseudo = 0;
 	if (!parent || (__u64)parent == x->dentry) {
-		if (!(BPF_CORE_READ(vm, mnt_flags) & MNT_INTERNAL_)) {
+		if (!internal_mount(vm)) {
 			x->fail = 1;   /* disconnected: fail closed */
 			return 1;
 		}
