@@ -229,7 +229,7 @@ static __always_inline unsigned int open_perm(__u64 fl)
 		p |= TBP_READ;
 	if (acc == O_WRONLY_ || acc == O_RDWR_ || (fl & (O_CREAT_ | O_TRUNC_)))
 		p |= w;
-	if ((fl & O_TRUNC_) && (fl & O_APPEND_))
+	if ((fl & (O_CREAT_ | O_TRUNC_)) && (fl & O_APPEND_))
 		p |= TBP_WRITE;
 	if (!(fl & O_NOFOLLOW_))
 		p |= TBP_FOLLOW;

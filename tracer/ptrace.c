@@ -249,7 +249,7 @@ static void open_perms(pending *p, uint64_t flags)
 		pp[k++] = "read";
 	if (acc == O_WRONLY || acc == O_RDWR || (flags & (O_CREAT | O_TRUNC)))
 		pp[k++] = w;
-	if ((flags & O_TRUNC) && (flags & O_APPEND))
+	if ((flags & (O_CREAT | O_TRUNC)) && (flags & O_APPEND))
 		pp[k++] = "write";
 	if (k == 0)
 		pp[k++] = "read";   /* O_PATH and friends: treat as read */
