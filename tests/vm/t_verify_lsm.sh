@@ -14,21 +14,7 @@ case "$BUILD" in /*) B=$BUILD ;; *) B=$SRC/$BUILD ;; esac
 [ -x "$POLC" ] || { echo "FAIL: $POLC not built"; exit 1; }
 dir=$B/verify-lab; rm -rf "$dir"; mkdir -p "$dir"
 
-# One policy per library rule.
-"$POLC" rules | grep -E '^[a-z0-9][a-z0-9-]*$' | while read -r r; do
-	printf 'policy lib-%s {\n  use %s;\n}\n' "$r" "$r"
-done > "$dir/library.pol"
-nrules=$(grep -c '^policy' "$dir/library.pol")
-[ "$nrules" -ge 90 ] || { echo "FAIL: only $nrules library rules"; exit 1; }
-
-# "N file policy" lines for the guest (N names the output: two files may
-# hold policies of the same name)
-: > "$dir/list"; i=0
-for f in "$dir/library.pol" "$SRC"/examples/*.pol "$SRC"/profiles/*.pol; do
-	for p in $(sed -n 's/^policy \([A-Za-z0-9_-]*\).*/\1/p' "$f"); do
-		i=$((i + 1)); echo "$i $f $p" >> "$dir/list"
-	done
-done
+. "$SRC/tests/vm/policy-list.sh"
 
 cat > "$dir/guest.sh" <<'GUEST'
 # In the lab: verify each policy natively (this kernel has both LSMs), one

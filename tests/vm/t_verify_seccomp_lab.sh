@@ -6,8 +6,8 @@
 # seccomp_probe.c), on x86_64, i386 and x32 numbers (int 0x80 and x32 calls
 # work there), and must match ir_decide: 0 mismatches. The same list is
 # verified natively first, so a kernel-dependent difference shows as one
-# side failing; the lab then takes the policies with seccomp probes (28 of
-# 108: most rules speak of paths or capabilities). Outputs are kept in $BUILD/verify-seccomp-lab/.
+# side failing; the lab then takes the presets, examples and profiles that
+# have seccomp probes (TCG makes each probe's fork slow). Outputs are kept in $BUILD/verify-seccomp-lab/.
 set -u
 : "${POLC:?}" "${BUILD:?}"
 SRC=${SRC:-$(cd "$(dirname "$0")/../.." && pwd)}
@@ -15,17 +15,7 @@ case "$BUILD" in /*) B=$BUILD ;; *) B=$SRC/$BUILD ;; esac
 [ -x "$POLC" ] || { echo "FAIL: $POLC not built"; exit 1; }
 dir=$B/verify-seccomp-lab; rm -rf "$dir"; mkdir -p "$dir"
 
-"$POLC" rules | grep -E '^[a-z0-9][a-z0-9-]*$' | while read -r r; do
-	printf 'policy lib-%s {\n  use %s;\n}\n' "$r" "$r"
-done > "$dir/library.pol"
-nrules=$(grep -c '^policy' "$dir/library.pol")
-[ "$nrules" -ge 90 ] || { echo "FAIL: only $nrules library rules"; exit 1; }
-: > "$dir/list"; i=0
-for f in "$dir/library.pol" "$SRC"/examples/*.pol "$SRC"/profiles/*.pol; do
-	for p in $(sed -n 's/^policy \([A-Za-z0-9_-]*\).*/\1/p' "$f"); do
-		i=$((i + 1)); echo "$i $f $p" >> "$dir/list"
-	done
-done
+. "$SRC/tests/vm/policy-list.sh"
 
 cat > "$dir/guest.sh" <<'GUEST'
 dir=$1; tag=$2; list=$3
@@ -37,9 +27,12 @@ done < "$list"
 GUEST
 
 POLC=$POLC sh "$dir/guest.sh" "$dir" host "$dir/list"
-# The lab (TCG is slow) verifies the policies that have seccomp probes at
-# all: most library rules speak of files, paths or capabilities only.
+# The lab (TCG: a probe is a fork there, ~60 ms) verifies the policies
+# that have seccomp probes, library rules only through the presets that use
+# them (most rules speak of files, paths or capabilities only).
 while read -r i f p; do
+	case "$f:$p" in */library.pol:lib-runtime-default|*/library.pol:lib-enhance-protect) ;;
+	*/library.pol:*) continue ;; esac
 	grep -qE "^policy $p: [1-9][0-9]* probes" "$dir/host.$i.out" && echo "$i $f $p"
 done < "$dir/list" > "$dir/list.lab"
 start=$(date +%s)
@@ -64,7 +57,7 @@ for tag in host lab; do
 		[ "$st" = 0 ] || { echo "FAIL $tag $p: verify exited $st"; grep '^MISMATCH' "$out"; fail=1; }
 	done < "$list"
 	echo "$tag (Linux $(cat "$dir/$tag.kernel")): $total seccomp probes over $(wc -l < "$list") policies"
-	[ "$total" -ge 1000 ] || { echo "FAIL: too few probes on $tag ($total)"; fail=1; }
+	[ "$total" -ge 500 ] || { echo "FAIL: too few probes on $tag ($total)"; fail=1; }
 done
 [ $fail = 0 ] && echo "PASS: the seccomp output of every policy verified on the host and in the lab, 0 mismatches"
 exit $fail
