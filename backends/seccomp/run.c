@@ -12,6 +12,11 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+/* The filter in force. Never freed: the exec that follows replaces the
+ * image, and a free() could trim the heap (brk, munmap), which the policy
+ * may deny; held here so a failed exec does not leak it either. */
+static buf installed;
+
 int run_confine_seccomp(const struct ir_policy *p, int allow_partial)
 {
 	/* The caller (cmd_run) has run backend_check() and printed its
@@ -40,8 +45,6 @@ int run_confine_seccomp(const struct ir_policy *p, int allow_partial)
 		buf_free(&b);
 		return EXIT_SYSTEM;
 	}
-	/* b is not freed: the exec that follows replaces the image, and a
-	 * free() could trim the heap (brk, munmap), which the policy may deny.
-	 * Nothing but the exec may run under the filter. */
+	installed = b;   /* nothing but the exec may run under the filter */
 	return 0;
 }
