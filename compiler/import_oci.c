@@ -492,8 +492,10 @@ static bool read_arches(reader *r, target *t, yaml_node_t *archmap, yaml_node_t 
 		}
 	} else if (archs && !is_null(archs)) {
 		strv l = { 0 };
-		if (!read_strv(r, archs, "architectures", &l))
+		if (!read_strv(r, archs, "architectures", &l)) {
+			free(l.v);   /* what was read before the bad entry */
 			return false;
+		}
 		for (size_t i = 0; i < l.n; i++)
 			if (arch_from_scmp(l.v[i]) >= 0)
 				t->arches |= IR_ARCH_BIT(arch_from_scmp(l.v[i]));
