@@ -244,72 +244,69 @@ bool glob_is_literal(const char *g)
 
 /* ---- matching one brace-free alternative ---- */
 
-enum { T_LIT, T_ANY1, T_CLASS, T_STAR, T_DSTAR };
-typedef struct {
-	int kind;
-	unsigned char c;          /* T_LIT */
-	bool neg;                 /* T_CLASS */
-	unsigned char set[32];    /* T_CLASS: bitmap */
-} token;
+static void tok_set(glob_tok *t, unsigned c) { t->set[c >> 3] |= (uint8_t)(1u << (c & 7)); }
+static void tok_clear(glob_tok *t, unsigned c) { t->set[c >> 3] &= (uint8_t)~(1u << (c & 7)); }
 
-static size_t tokenize(const char *g, token *t)
+static void tok_all_but_slash(glob_tok *t, bool many)
+{
+	memset(t->set, 0xff, sizeof t->set);
+	tok_clear(t, '/');
+	t->many = many;
+}
+
+/* The class at g[*i] == '['; *i ends on its ']'. A class never holds '/'. */
+static void tok_class(const char *g, size_t *i, glob_tok *t)
+{
+	size_t k = *i + 1;
+	bool neg = g[k] == '^';
+	k += neg;
+	while (g[k] != ']') {
+		unsigned char lo = (unsigned char)g[k];
+		if (lo == '\\')
+			lo = (unsigned char)g[++k];
+		unsigned char hi = lo;
+		if (g[k + 1] == '-' && g[k + 2] && g[k + 2] != ']') {
+			hi = (unsigned char)g[k + 2];
+			if (hi == '\\')
+				hi = (unsigned char)g[++k + 2];
+			k += 2;
+		}
+		for (unsigned c = lo; c <= hi; c++)
+			tok_set(t, c);
+		k++;
+	}
+	if (neg)
+		for (size_t b = 0; b < sizeof t->set; b++)
+			t->set[b] = (uint8_t)~t->set[b];
+	tok_clear(t, '/');
+	*i = k;
+}
+
+size_t glob_tokenize(const char *g, glob_tok *out)
 {
 	size_t n = 0;
 	for (size_t i = 0; g[i]; i++) {
-		token *k = &t[n++];
-		memset(k, 0, sizeof *k);
+		glob_tok *t = &out[n++];
+		memset(t, 0, sizeof *t);
 		if (g[i] == '\\') {
-			k->kind = T_LIT;
-			k->c = (unsigned char)g[++i];
-		} else if (g[i] == '*') {
-			if (g[i + 1] == '*') {
-				k->kind = T_DSTAR;
-				i++;
-			} else {
-				k->kind = T_STAR;
-			}
-		} else if (g[i] == '?') {
-			k->kind = T_ANY1;
-		} else if (g[i] == '[') {
-			k->kind = T_CLASS;
+			tok_set(t, (unsigned char)g[++i]);
+		} else if (g[i] == '*' && g[i + 1] == '*') {
+			memset(t->set, 0xff, sizeof t->set);
+			t->many = 1;
 			i++;
-			if (g[i] == '^') {
-				k->neg = true;
-				i++;
-			}
-			while (g[i] != ']') {
-				unsigned char lo = (unsigned char)g[i];
-				if (lo == '\\')
-					lo = (unsigned char)g[++i];
-				unsigned char hi = lo;
-				if (g[i + 1] == '-' && g[i + 2] && g[i + 2] != ']') {
-					hi = (unsigned char)g[i + 2];
-					if (hi == '\\')
-						hi = (unsigned char)g[++i + 2];
-					i += 2;
-				}
-				for (unsigned c = lo; c <= hi; c++)
-					k->set[c >> 3] |= (unsigned char)(1u << (c & 7));
-				i++;
-			}
+		} else if (g[i] == '*' || g[i] == '?') {
+			tok_all_but_slash(t, g[i] == '*');
+		} else if (g[i] == '[') {
+			tok_class(g, &i, t);
 		} else {
-			k->kind = T_LIT;
-			k->c = (unsigned char)g[i];
+			tok_set(t, (unsigned char)g[i]);
 		}
 	}
 	return n;
 }
 
-static bool class_has(const token *k, unsigned char c)
-{
-	if (c == '/')
-		return false;
-	bool in = k->set[c >> 3] & (1u << (c & 7));
-	return k->neg ? !in : in;
-}
-
 typedef struct {
-	const token *t;
+	const glob_tok *t;
 	size_t nt;
 	const unsigned char *p;
 	size_t np;
@@ -325,30 +322,19 @@ static bool m_at(matcher *m, size_t i, size_t j)
 	if (i == m->nt) {
 		r = j == m->np;
 	} else {
-		const token *k = &m->t[i];
-		switch (k->kind) {
-		case T_LIT:
-			r = j < m->np && m->p[j] == k->c && m_at(m, i + 1, j + 1);
-			break;
-		case T_ANY1:
-			r = j < m->np && m->p[j] != '/' && m_at(m, i + 1, j + 1);
-			break;
-		case T_CLASS:
-			r = j < m->np && class_has(k, m->p[j]) && m_at(m, i + 1, j + 1);
-			break;
-		case T_STAR:
-		case T_DSTAR: {
+		const glob_tok *k = &m->t[i];
+		if (!k->many) {
+			r = j < m->np && glob_tok_has(k, m->p[j]) && m_at(m, i + 1, j + 1);
+		} else {
 			size_t min = (j > 0 && m->p[j - 1] == '/') ? 1 : 0;
 			for (size_t len = 0; j + len <= m->np; len++) {
-				if (len > 0 && k->kind == T_STAR && m->p[j + len - 1] == '/')
+				if (len > 0 && !glob_tok_has(k, m->p[j + len - 1]))
 					break;
 				if (len >= min && m_at(m, i + 1, j + len)) {
 					r = true;
 					break;
 				}
 			}
-			break;
-		}
 		}
 	}
 	*slot = r;
@@ -363,8 +349,8 @@ typedef struct {
 static bool match_alt(const char *alt, const char *path)
 {
 	size_t len = strlen(alt);
-	token *t = xmalloc((len + 1) * sizeof *t);
-	matcher m = { t, tokenize(alt, t), (const unsigned char *)path, strlen(path), NULL };
+	glob_tok *t = xmalloc((len + 1) * sizeof *t);
+	matcher m = { t, glob_tokenize(alt, t), (const unsigned char *)path, strlen(path), NULL };
 	size_t cells = (m.nt + 1) * (m.np + 1);
 	m.memo = xmalloc(cells);
 	memset(m.memo, -1, cells);

@@ -25,6 +25,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #define GLOB_MAX_EXPANSIONS 4096
 #define GLOB_MAX_NESTING 32      /* braces inside braces */
@@ -37,6 +38,26 @@ bool glob_match(const char *glob, const char *path);
 
 /* True if glob contains no special characters (a literal path). */
 bool glob_is_literal(const char *glob);
+
+/* One element of a brace-free glob: exactly one byte of set (many == 0:
+ * a literal, '?', a class), or any run of bytes of set (many == 1: '*' is
+ * every byte but '/', '**' every byte). With the rule above (a run right
+ * after a '/' of the path takes at least one byte) this token list is the
+ * whole meaning of an alternative: glob_match() and the BPF DFA builder
+ * (backends/bpf/dfa.c) both read it, so they cannot drift apart. */
+typedef struct {
+	uint8_t many;
+	uint8_t set[32];          /* bitmap of bytes */
+} glob_tok;
+
+/* Tokens of a valid brace-free alternative into out (room for strlen(alt)
+ * tokens); returns their count. */
+size_t glob_tokenize(const char *alt, glob_tok *out);
+
+static inline bool glob_tok_has(const glob_tok *t, unsigned char c)
+{
+	return t->set[c >> 3] >> (c & 7) & 1;
+}
 
 /* Expand braces: calls fn once per alternative (a brace-free glob). Returns
  * the count, or -1 if the glob is invalid or expands past the limit. */

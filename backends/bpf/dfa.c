@@ -1,4 +1,4 @@
-/* dfa.c - see dfa.h. Globs are brace-expanded, tokenized into "one byte of
+/* dfa.c - see dfa.h. Globs are brace-expanded, tokenized (glob_tokenize) into "one byte of
  * a set" / "zero or more bytes of a set" tokens, then the position sets of
  * all patterns are determinized (subset construction over byte classes),
  * minimized (Moore refinement) and annotated with the fail-closed "worst"
@@ -14,7 +14,6 @@
 /* ---------------------------------------------------------------- tokens */
 
 static void set_add(uint8_t *set, unsigned c) { set[c >> 3] |= (uint8_t)(1u << (c & 7)); }
-static void set_del(uint8_t *set, unsigned c) { set[c >> 3] &= (uint8_t)~(1u << (c & 7)); }
 static bool set_has(const uint8_t *set, unsigned c) { return set[c >> 3] >> (c & 7) & 1; }
 
 void dfa_tok_lit(dfa_tok *t, uint8_t c)
@@ -27,12 +26,6 @@ void dfa_tok_all(dfa_tok *t, bool many)
 {
 	memset(t->set, 0xff, sizeof t->set);
 	t->many = many;
-}
-
-static void tok_noslash(dfa_tok *t, bool many)
-{
-	dfa_tok_all(t, many);
-	set_del(t->set, '/');
 }
 
 void dfa_patset_init(dfa_patset *ps)
@@ -60,67 +53,6 @@ void dfa_add_tokens(dfa_patset *ps, const dfa_tok *tok, size_t ntok,
 	p->dec = dec;
 }
 
-typedef struct { dfa_tok *v; size_t n, cap; } tokvec;
-
-static void tv_push(tokvec *tv, const dfa_tok *t)
-{
-	xgrow(&tv->v, &tv->cap, tv->n + 1, sizeof *tv->v);
-	tv->v[tv->n++] = *t;
-}
-
-/* Tokenize one brace-free alternative exactly as compiler/glob.c does:
- * '*' and '**' become "zero or more" tokens; whether a run that starts right
- * after a path '/' must take at least one byte is decided while walking
- * (dfa_build tracks the previous byte), as glob_match() does. */
-static void tokenize(const char *g, tokvec *tv)
-{
-	for (size_t i = 0; g[i]; i++) {
-		dfa_tok t;
-		memset(&t, 0, sizeof t);
-		if (g[i] == '\\') {
-			dfa_tok_lit(&t, (uint8_t)g[++i]);
-		} else if (g[i] == '*') {
-			if (g[i + 1] == '*') {
-				dfa_tok_all(&t, true);
-				i++;
-			} else {
-				tok_noslash(&t, true);
-			}
-		} else if (g[i] == '?') {
-			tok_noslash(&t, false);
-		} else if (g[i] == '[') {
-			bool neg = false;
-			i++;
-			if (g[i] == '^') {
-				neg = true;
-				i++;
-			}
-			while (g[i] != ']') {
-				unsigned char lo = (unsigned char)g[i];
-				if (lo == '\\')
-					lo = (unsigned char)g[++i];
-				unsigned char hi = lo;
-				if (g[i + 1] == '-' && g[i + 2] && g[i + 2] != ']') {
-					hi = (unsigned char)g[i + 2];
-					if (hi == '\\')
-						hi = (unsigned char)g[++i + 2];
-					i += 2;
-				}
-				for (unsigned c = lo; c <= hi; c++)
-					set_add(t.set, c);
-				i++;
-			}
-			if (neg)
-				for (unsigned k = 0; k < 32; k++)
-					t.set[k] = (uint8_t)~t.set[k];
-			set_del(t.set, '/');   /* a class never matches '/' */
-		} else {
-			dfa_tok_lit(&t, (uint8_t)g[i]);
-		}
-		tv_push(tv, &t);
-	}
-}
-
 typedef struct {
 	dfa_patset *ps;
 	const dfa_tok *prefix;
@@ -131,12 +63,12 @@ typedef struct {
 static void add_alt(const char *alt, void *vctx)
 {
 	add_ctx *c = vctx;
-	tokvec tv = { 0 };
-	for (size_t k = 0; k < c->nprefix; k++)
-		tv_push(&tv, &c->prefix[k]);
-	tokenize(alt, &tv);
-	dfa_add_tokens(c->ps, tv.v, tv.n, c->chanmask, c->dec);
-	free(tv.v);
+	dfa_tok *t = xmalloc((c->nprefix + strlen(alt) + 1) * sizeof *t);
+	if (c->nprefix)
+		memcpy(t, c->prefix, c->nprefix * sizeof *t);
+	size_t n = c->nprefix + glob_tokenize(alt, t + c->nprefix);
+	dfa_add_tokens(c->ps, t, n, c->chanmask, c->dec);
+	free(t);
 }
 
 const char *dfa_add_glob(dfa_patset *ps, const dfa_tok *prefix, size_t nprefix,

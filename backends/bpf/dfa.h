@@ -21,11 +21,11 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdbool.h>
+#include "../../compiler/glob.h"
 
-typedef struct {
-	uint8_t many;          /* 0: exactly one byte of set; 1: zero or more */
-	uint8_t set[32];       /* bitmap of bytes */
-} dfa_tok;
+/* A pattern token is a glob token (compiler/glob.h): one byte of set, or
+ * zero or more. Globs are tokenized by glob_tokenize(), the matcher's own. */
+typedef glob_tok dfa_tok;
 
 typedef struct {
 	dfa_tok *tok;
