@@ -461,24 +461,35 @@ static const char *cell_status(const column *col, const cell *c, char *out, size
 
 static void print_json(const ir_policy *p, column *cols, int ncol, int mismatches)
 {
-	printf("{\"policy\":\"%s\",\"mismatches\":%d,\"targets\":[", p->name, mismatches);
+	buf o;
+	buf_init(&o);
+	buf_puts(&o, "{\"policy\":");
+	buf_json_str(&o, p->name);
+	buf_printf(&o, ",\"mismatches\":%d,\"targets\":[", mismatches);
 	for (int t = 0; t < ncol; t++) {
 		column *col = &cols[t];
-		printf("%s{\"target\":\"%s\"", t ? "," : "", col->target);
-		if (col->na)
-			printf(",\"not_here\":\"%s\"", col->na);
-		printf(",\"rules\":[");
+		buf_puts(&o, t ? ",{\"target\":" : "{\"target\":");
+		buf_json_str(&o, col->target);
+		if (col->na) {
+			buf_puts(&o, ",\"not_here\":");
+			buf_json_str(&o, col->na);
+		}
+		buf_puts(&o, ",\"rules\":[");
 		for (int i = 0; i < col->ngroups; i++) {
 			cell *c = &col->cells[i];
 			char st[64];
-			printf("%s{\"rule\":\"%s\",\"status\":\"%s\",\"probes\":%d,\"mismatches\":%d,"
-			       "\"exact\":%d,\"partial\":%d,\"unsupported\":%d}",
-			       i ? "," : "", c->name, cell_status(col, c, st, sizeof st), c->probes,
-			       c->mismatches, c->exact, c->partial, c->none);
+			buf_puts(&o, i ? ",{\"rule\":" : "{\"rule\":");
+			buf_json_str(&o, c->name);
+			buf_puts(&o, ",\"status\":");
+			buf_json_str(&o, cell_status(col, c, st, sizeof st));
+			buf_printf(&o, ",\"probes\":%d,\"mismatches\":%d,\"exact\":%d,\"partial\":%d,"
+				   "\"unsupported\":%d}", c->probes, c->mismatches, c->exact, c->partial, c->none);
 		}
-		printf("]}");
+		buf_puts(&o, "]}");
 	}
-	printf("]}\n");
+	buf_puts(&o, "]}\n");
+	fwrite(o.data, 1, o.len, stdout);
+	buf_free(&o);
 }
 
 /* Statements are compared by where they were written: each target ran

@@ -226,11 +226,30 @@ void sha256_hex(const void *data, size_t len, char out[65])
 	out[64] = 0;
 }
 
+/* Length of the well-formed UTF-8 sequence at s (n bytes left), 0 if none:
+ * no overlong forms, no surrogates, nothing above U+10FFFF (RFC 3629). */
+static size_t utf8_len(const unsigned char *s, size_t n)
+{
+	unsigned c = s[0];
+	size_t len = c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : c >= 0xc0 ? 2 : 0;
+	if (c < 0xc2 || c > 0xf4 || len > n)
+		return 0;
+	for (size_t i = 1; i < len; i++)
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+	if ((c == 0xe0 && s[1] < 0xa0) || (c == 0xed && s[1] > 0x9f) ||
+	    (c == 0xf0 && s[1] < 0x90) || (c == 0xf4 && s[1] > 0x8f))
+		return 0;
+	return len;
+}
+
 void buf_json_strn(buf *b, const char *s, size_t n)
 {
+	const unsigned char *u = (const unsigned char *)s;
 	buf_puts(b, "\"");
 	for (size_t i = 0; i < n; i++) {
-		unsigned char c = (unsigned char)s[i];
+		unsigned char c = u[i];
+		size_t len;
 		if (c == '"' || c == '\\')
 			buf_printf(b, "\\%c", c);
 		else if (c == '\n')
@@ -239,8 +258,13 @@ void buf_json_strn(buf *b, const char *s, size_t n)
 			buf_puts(b, "\\t");
 		else if (c < 0x20)
 			buf_printf(b, "\\u%04x", c);
-		else
-			buf_put(b, &s[i], 1);
+		else if (c < 0x80)
+			buf_put(b, &u[i], 1);
+		else if ((len = utf8_len(&u[i], n - i)) > 0) {
+			buf_put(b, &u[i], len);
+			i += len - 1;
+		} else
+			buf_puts(b, "\\ufffd");   /* a byte that is not UTF-8 */
 	}
 	buf_puts(b, "\"");
 }

@@ -39,8 +39,10 @@ void buf_puts(buf *b, const char *s);
 void buf_printf(buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void buf_vprintf(buf *b, const char *fmt, va_list ap);
 /* s (n bytes; buf_json_str: up to its NUL) as a JSON string with its quotes:
- * '"' and '\\' escaped, \n and \t as such, other control bytes as \u00XX.
- * The one JSON string escaper of polc. */
+ * '"' and '\\' escaped, \n and \t as such, other control bytes as \u00XX,
+ * well-formed UTF-8 as it is, every byte that is not part of well-formed
+ * UTF-8 as \ufffd (JSON text is UTF-8: the output always parses).
+ * The one JSON string escaper of polc: every JSON string goes through it. */
 void buf_json_strn(buf *b, const char *s, size_t n);
 void buf_json_str(buf *b, const char *s);
 /* NUL-terminate without counting it in len; returns data. */
