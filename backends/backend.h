@@ -19,7 +19,7 @@
 
 #include <stdbool.h>
 #include "../compiler/ir.h"
-#include "../compiler/util.h"
+#include "../base/util.h"
 
 typedef enum { SUPPORT_EXACT, SUPPORT_PARTIAL, SUPPORT_NONE } support_level;
 

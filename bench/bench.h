@@ -24,7 +24,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
-#include "../compiler/util.h"
+#include "../base/util.h"
 
 enum {
 	BS_MICRO = 1, BS_REDIS = 2, BS_PGBENCH = 4, BS_FILTER = 8,

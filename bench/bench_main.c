@@ -3,7 +3,7 @@
 #include "bench.h"
 #include "../backends/backend.h"
 #include "../compiler/compile.h"
-#include "../compiler/diag.h"
+#include "../base/diag.h"
 
 #include <errno.h>
 #include <ftw.h>

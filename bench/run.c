@@ -11,7 +11,7 @@
  * A configuration that fails once is reported and left out from then on.
  */
 #include "bench.h"
-#include "../compiler/diag.h"
+#include "../base/diag.h"
 
 #include <dirent.h>
 #include <errno.h>

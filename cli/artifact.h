@@ -18,8 +18,8 @@
 #define POLC_ARTIFACT_H
 
 #include <stdbool.h>
-#include "../compiler/diag.h"
-#include "../compiler/util.h"
+#include "../base/diag.h"
+#include "../base/util.h"
 
 typedef enum { ART_NONE, ART_OCI, ART_APPARMOR, ART_BUNDLE } art_kind;
 

@@ -6,7 +6,7 @@
 #include "../backends/k8s.h"
 #include "artifact.h"
 #include "profile_from.h"
-#include "../compiler/util.h"
+#include "../base/util.h"
 #include "../compiler/syscalls.h"
 
 #include <errno.h>

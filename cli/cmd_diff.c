@@ -5,7 +5,7 @@
 #include "commands.h"
 #include "artifact.h"
 #include "../compiler/irdiff.h"
-#include "../compiler/util.h"
+#include "../base/util.h"
 
 #include <getopt.h>
 #include <stdio.h>

@@ -19,7 +19,7 @@
 
 #include "cli/cli.h"
 #include "cli/commands.h"
-#include "compiler/util.h"
+#include "base/util.h"
 #include "tracer/gen.h"
 
 /* The one usage text: cli/dispatch.c's, as `polc help gen` prints it. */

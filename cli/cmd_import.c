@@ -5,7 +5,7 @@
 #include "commands.h"
 #include "../compiler/import_oci.h"
 #include "../compiler/import_varmor.h"
-#include "../compiler/util.h"
+#include "../base/util.h"
 
 #include <getopt.h>
 #include <stdio.h>

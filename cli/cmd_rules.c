@@ -19,7 +19,7 @@
 
 #include "cli/commands.h"
 #include "compiler/compile.h"
-#include "compiler/util.h"
+#include "base/util.h"
 #include "backends/backend.h"
 
 #define MAX_WHY 16

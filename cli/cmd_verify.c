@@ -8,7 +8,7 @@
 #include "../backends/bpf/bundle.h"
 #include "../backends/bpf/loader.h"
 #include "../backends/seccomp/seccomp.h"
-#include "../compiler/util.h"
+#include "../base/util.h"
 #include "../verify/verify.h"
 
 #include <errno.h>

@@ -8,7 +8,7 @@
 #ifndef POLC_COMMANDS_H
 #define POLC_COMMANDS_H
 
-enum { EXIT_OK = 0, EXIT_POLICY = 1, EXIT_USAGE = 2, EXIT_SYSTEM = 3 };
+#include "../base/base.h"   /* the exit codes */
 
 int cmd_check(int argc, char **argv);
 int cmd_build(int argc, char **argv);

@@ -1,11 +1,11 @@
 /* compile.c - files → AST → IR: includes, rule resolution, and the lowering
  * of every statement to normalized IR statements; see compile.h. */
 #include "compile.h"
-#include "arena.h"
+#include "../base/arena.h"
 #include "consts.h"
 #include "glob.h"
 #include "syscalls.h"
-#include "util.h"
+#include "../base/util.h"
 #include "../grammar/ast.h"
 
 #include <arpa/inet.h>

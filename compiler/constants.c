@@ -1,6 +1,6 @@
 /* constants.c - lookups over the generated constant table; see consts.h. */
 #include "consts.h"
-#include "util.h"
+#include "../base/util.h"
 
 #include <ctype.h>
 #include <pthread.h>

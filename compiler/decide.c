@@ -4,7 +4,7 @@
 #include "ir.h"
 #include "glob.h"
 #include "syscalls.h"
-#include "util.h"
+#include "../base/util.h"
 
 #include <errno.h>
 #include <stdlib.h>

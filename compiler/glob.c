@@ -1,6 +1,6 @@
 /* glob.c - AppArmor-style path globs; see glob.h for the meaning. */
 #include "glob.h"
-#include "util.h"
+#include "../base/util.h"
 
 #include <stdlib.h>
 #include <string.h>

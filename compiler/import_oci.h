@@ -21,7 +21,7 @@
 #define POLC_IMPORT_OCI_H
 
 #include "ir.h"
-#include "util.h"
+#include "../base/util.h"
 
 typedef struct {
 	const char *name;          /* policy name; NULL: from the file name */

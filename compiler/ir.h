@@ -19,7 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdbool.h>
-#include "diag.h"
+#include "../base/diag.h"
 
 /* Ordered by restrictiveness: a larger value wins. */
 typedef enum { IR_ALLOW = 0, IR_AUDIT = 1, IR_DENY = 2, IR_KILL = 3 } ir_verdict;

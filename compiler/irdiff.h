@@ -25,7 +25,7 @@
 
 #include <stdio.h>
 #include "ir.h"
-#include "util.h"
+#include "../base/util.h"
 
 typedef enum { IRD_WIDENED, IRD_NARROWED, IRD_CHANGED } irdiff_kind;
 

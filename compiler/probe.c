@@ -2,7 +2,7 @@
 #include "probe.h"
 #include "syscalls.h"
 #include "glob.h"
-#include "util.h"
+#include "../base/util.h"
 
 #include <arpa/inet.h>
 #include <stdio.h>

@@ -1,6 +1,6 @@
 /* syscalls.c - see syscalls.h. */
 #include "syscalls.h"
-#include "util.h"
+#include "../base/util.h"
 
 #include <pthread.h>
 #include <seccomp.h>

@@ -1,6 +1,6 @@
 /* ast.c - constructors and destructors for the syntax tree; see ast.h. */
 #include "ast.h"
-#include "../compiler/util.h"
+#include "../base/util.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -13,7 +13,7 @@
 
 #include <stdint.h>
 #include <stdbool.h>
-#include "../compiler/diag.h"
+#include "../base/diag.h"
 
 typedef struct { char *s; src_loc loc; } ast_word;      /* name, string, address */
 typedef struct { ast_word *v; size_t n, cap; } ast_words;

@@ -1,6 +1,6 @@
 /* parse_ctx.c - helpers the lexer and parser share; see parse_ctx.h. */
 #include "grammar/parse_ctx.h"
-#include "compiler/util.h"
+#include "base/util.h"
 
 bool utf8_valid(const char *s)
 {

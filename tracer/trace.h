@@ -16,7 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdbool.h>
-#include "../compiler/util.h"
+#include "../base/util.h"
 
 #define TRACE_VERSION 1
 

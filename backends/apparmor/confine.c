@@ -17,7 +17,7 @@
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include "../../cli/commands.h"
+#include "../../base/base.h"
 
 /* The active LSMs from lsm_list_modules(2) (Linux 6.8), for when
  * securityfs is not mounted. The ids are kernel ABI (uapi linux/lsm.h,

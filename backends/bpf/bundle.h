@@ -21,7 +21,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "../../compiler/ir.h"
-#include "../../compiler/util.h"
+#include "../../base/util.h"
 #include "bpf_layout.h"
 
 #define BPFB_FILE_MAGIC "POLCBPF\n"

@@ -5,7 +5,7 @@
  * entry per state. */
 #include "dfa.h"
 #include "bpf_layout.h"
-#include "../../compiler/util.h"
+#include "../../base/util.h"
 #include "../../compiler/glob.h"
 
 #include <stdlib.h>

@@ -1,7 +1,7 @@
 /* loader.c - see loader.h. */
 #include "loader.h"
 #include "backends/bpf/enforcer.skel.h"
-#include "../../cli/commands.h"
+#include "../../base/base.h"
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>

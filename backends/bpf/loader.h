@@ -24,7 +24,7 @@
 #define BPFL_PIN_DIR "/sys/fs/bpf/polc"
 #define BPFL_STATE_DIR "/run/polc"
 
-/* Each returns an exit code of cli/commands.h and, on failure, a one-line
+/* Each returns an exit code of base/base.h and, on failure, a one-line
  * reason in err. */
 int bpfl_load(const bpf_bundle *b, const char *cgroup, char *err, size_t errlen);
 int bpfl_unload(const char *cgroup /* NULL: all */, char *err, size_t errlen);

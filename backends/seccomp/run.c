@@ -1,7 +1,7 @@
 /* run.c - `polc run --target seccomp`: confine the current process (the
  * child, just before exec) with the policy's filter. */
 #include "seccomp.h"
-#include "../../cli/commands.h"
+#include "../../base/base.h"
 
 #include <errno.h>
 #include <linux/filter.h>

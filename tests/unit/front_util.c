@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
-#include "compiler/util.h"
+#include "base/util.h"
 
 front_compiled *front_compile(const char *text, bool no_library)
 {

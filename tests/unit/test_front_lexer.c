@@ -13,7 +13,7 @@
 #include "grammar/parse_ctx.h"
 #include "grammar/parser.h"
 #include "grammar/lexer.h"
-#include "compiler/util.h"
+#include "base/util.h"
 
 typedef struct {
 	int kind;
