@@ -346,8 +346,20 @@ typedef struct {
 	bool matched;
 } match_state;
 
+/* Does path differ from the literal characters alt starts with? Most
+ * statements of a large policy are told apart there, before tokenising. */
+static bool literal_prefix_differs(const char *alt, const char *path)
+{
+	for (; *alt && !strchr("*?[\\", *alt); alt++, path++)
+		if (*alt != *path)
+			return true;
+	return false;
+}
+
 static bool match_alt(const char *alt, const char *path)
 {
+	if (literal_prefix_differs(alt, path))
+		return false;
 	size_t len = strlen(alt);
 	glob_tok *t = xmalloc((len + 1) * sizeof *t);
 	matcher m = { t, glob_tokenize(alt, t), (const unsigned char *)path, strlen(path), NULL };
