@@ -1,34 +1,34 @@
-/* backend.c - the shared backend helpers of backend.h: the backend list,
- * lookup, the --allow-partial check and the artifact header.
- *
- * The three backends are referenced weakly so that the tree links while
- * some of them are still being written: a missing one is a NULL slot that
- * backend_find() and iteration skip.
- */
+/* backend.c - the shared backend helpers of backend.h: the registry,
+ * lookup, the --allow-partial check and the artifact header. */
 #include "backend.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-extern const backend backend_seccomp __attribute__((weak));
-extern const backend backend_apparmor __attribute__((weak));
-extern const backend backend_bpf __attribute__((weak));
-
-/* Order matters: `polc rules` prints columns in this order. A slot is NULL
- * only while that backend is not linked yet (weak reference); once all
- * three exist this is the plain NULL-terminated list backend.h promises. */
+#define BACKEND(n) &backend_##n,
 const backend *const backends_all[] = {
-	&backend_seccomp, &backend_apparmor, &backend_bpf, NULL
+#include "registry.def"
+	NULL
 };
+#undef BACKEND
 
 const backend *backend_find(const char *name)
 {
-	for (size_t i = 0; i < 3; i++) {
-		const backend *b = backends_all[i];
-		if (b && b->name && strcmp(b->name, name) == 0)
-			return b;
-	}
+	for (size_t i = 0; backends_all[i]; i++)
+		if (!strcmp(backends_all[i]->name, name))
+			return backends_all[i];
 	return NULL;
+}
+
+const char *backend_names(void)
+{
+	static char names[256];
+	if (!names[0])
+		for (size_t i = 0; backends_all[i]; i++)
+			snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s",
+				 i ? "," : "", backends_all[i]->name);
+	return names;
 }
 
 const char *support_name(support_level l)

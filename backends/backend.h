@@ -1,8 +1,16 @@
-/* backend.h - what every backend gives the CLI, and the one support table.
+/* backends/ - what a backend is, the registry, and the one support table.
  *
  * Takes: an ir_policy (read only) and output options.
- * Gives: the artifact bytes in a buffer, and per statement whether this
- *        target enforces it exactly, partially (why), or not at all (why).
+ * Gives: struct backend, everything the CLI, verify and bench may know of
+ *        a target: the artifact (emit) and per statement whether it is
+ *        enforced exactly, partially (why), or not at all (why); whether
+ *        it can enforce on this kernel (available, needs_lab); how `polc
+ *        run` confines with it (confine, audit); load/unload/status of a
+ *        policy that outlives polc; how `polc verify` proves it (probes);
+ *        its title in bench tables. backends_all is the registry: adding a
+ *        backend is its folder plus one line of backends/registry.def.
+ *        Nothing outside backends/ compares a backend's name: it loops over
+ *        backends_all and reads these fields.
  * Promises: `polc rules`, the --allow-partial refusals and the artifact
  *        headers all read backend_classify(): support judged by effect (a
  *        statement that cannot change any decision, an allow in a domain
@@ -12,13 +20,16 @@
  *        once per artifact, not refused. A backend that cannot enforce a
  *        statement exactly never drops it silently: backend_check() refuses
  *        it with its location, or (allow_partial) warns and lists it in the
- *        header. Backends include only compiler/ headers and this one.
+ *        header. Backends include only base/, compiler/ and backends/
+ *        headers.
  */
 #ifndef POLC_BACKEND_H
 #define POLC_BACKEND_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include "../compiler/ir.h"
+#include "../compiler/syscalls.h"
 #include "../base/util.h"
 
 typedef enum { SUPPORT_EXACT, SUPPORT_PARTIAL, SUPPORT_NONE } support_level;
@@ -35,8 +46,46 @@ typedef struct {
 	const char *polc_version;
 } backend_opts;
 
+/* How a probe child of `polc verify` enters the confinement probe_load
+ * put in force (verify/lsm_probe.c runs each probe in a fresh child with
+ * private namespaces and a throwaway root). open() runs in the child
+ * before its world hides /proc and /sys and returns a descriptor (or 0);
+ * enter() runs once the world is built, just before the operation. Each
+ * returns -1 with why filled when it cannot (the probe is then an error).
+ * `where` names the kernel object a backend set up in probe_load (the
+ * profile name, the cgroup); `fd` is the backend's own (a ruleset). */
+typedef struct backend_confine {
+	const struct backend *b;
+	char tag[300];        /* set by verify: a name unique to this run */
+	char where[700];      /* the backend's: profile name, cgroup path */
+	int fd;               /* the backend's; -1 when unused */
+} backend_confine;
+
+/* How `polc verify` proves the statements a backend enforces exactly. */
+typedef enum {
+	/* A per-syscall filter: each probe is the syscall it stands for,
+	 * judged by the emitted artifact (format probe_format) in a child
+	 * that never executes the call (verify/seccomp_probe.c). */
+	PROBES_FILTER,
+	/* A kernel LSM: one domain at a time the policy reduced to it is put
+	 * in force (probe_load), then every probe is done for real by every
+	 * route in a child that enters the confinement (probe_open/enter). */
+	PROBES_LSM,
+} backend_probes;
+
+/* How `polc run --mode audit` runs a target in complain mode. */
+typedef enum {
+	AUDIT_NONE,           /* no audit mode */
+	AUDIT_NOTIFY,         /* audit_filter's refusals become seccomp user
+			       * notifications; polc supervises (tracer/notify.c) */
+	AUDIT_COMPLAIN_LOG,   /* confine() with the policy in mode audit; the
+			       * kernel log's complain records are the trace
+			       * (tracer/aalog.c) */
+} backend_audit;
+
 typedef struct backend {
-	const char *name;                  /* "seccomp", "apparmor", "bpf" */
+	const char *name;                  /* "seccomp", "apparmor", "bpf", ... */
+	const char *title;                 /* in bench tables: "AppArmor", "BPF LSM" */
 	const char *const *formats;        /* NULL-terminated; first = default */
 	support (*classify)(const ir_policy *p, const ir_stmt *s);
 	/* How this target enforces the policy's default for domain dom when
@@ -45,13 +94,78 @@ typedef struct backend {
 	support (*classify_default)(const ir_policy *p, ir_domain dom);
 	/* Append the artifact to out. Returns 0, or -1 with diagnostics. */
 	int (*emit)(const ir_policy *p, const backend_opts *o, buf *out, diag_ctx *d);
+
+	/* ---- on this kernel ---- */
+	/* Can it enforce here now (kernel, LSM list, privileges)? true, or
+	 * false with why filled. NULL: always. */
+	bool (*available)(char *why, size_t n);
+	/* Its enforcement cannot be observed on a development host like
+	 * this one (the LSM is not active): verify and bench run it in the
+	 * kernel lab (tests/vm, docs/lab.md). */
+	bool needs_lab;
+	/* The workload's exec is decided by path (an LSM sees the file the
+	 * command runs): `polc run` refuses a policy that forbids it up
+	 * front. false: only the execve/execveat syscall counts. */
+	bool decides_exec_path;
+
+	/* ---- polc build ---- */
+	const char *const *binary_formats; /* the formats that are binary (never
+					    * written onto a terminal); NULL: none */
+	/* --profile-from: the artifact laid out for a recorded syscall mix
+	 * (mix[0..n), most frequent first), format profile_format. NULL: the
+	 * target takes no --profile-from. */
+	const char *profile_format;
+	int (*emit_profiled)(const ir_policy *p, const backend_opts *o, const sys_freq *mix,
+			     size_t n, buf *out, diag_ctx *d);
+
+	/* ---- polc run ---- */
+	/* Confine the calling process, which then execs the command
+	 * (no_new_privs is set; backend_check has run). Returns an exit code
+	 * (base/base.h) after saying why; never returns 0 unconfined. NULL:
+	 * the target cannot run a command. */
+	int (*confine)(const ir_policy *p, bool allow_partial);
+	/* `polc run --mode audit` (cli/run_audit.c): how the command runs in
+	 * complain mode, what the policy would have refused becoming a trace. */
+	backend_audit audit;
+	/* AUDIT_NOTIFY: the filter whose refusals are user notifications. */
+	int (*audit_filter)(const ir_policy *p, bool allow_partial, diag_ctx *d, buf *out);
+
+	/* ---- polc load / unload / status (a policy that outlives polc) ----
+	 * NULL where the target has none: each takes its subcommand's argv
+	 * (argv[0] the subcommand) and returns an exit code. */
+	int (*load)(int argc, char **argv);
+	int (*unload)(int argc, char **argv);
+	int (*status)(int argc, char **argv);
+
+	/* ---- polc verify ---- */
+	backend_probes probes;
+	const char *probe_format;          /* PROBES_FILTER: the artifact judged */
+	/* PROBES_LSM: put p (one domain's statements) in force for probe
+	 * children, replacing what the last call loaded. Returns 0, or -1
+	 * with err filled. probe_unload removes it all (every call's). */
+	int (*probe_load)(const ir_policy *p, backend_confine *c, char *err, size_t n);
+	void (*probe_unload)(backend_confine *c);
+	int (*probe_open)(const backend_confine *c, char *why, size_t n);
+	int (*probe_enter)(const backend_confine *c, int fd, char *why, size_t n);
+	/* Does a denial with errno `got` agree with the policy's `want`?
+	 * NULL: only the same errno (or an unobservable 0) agrees. */
+	bool (*errno_agrees)(int want, int got);
+	/* The detached-clone probe route is not meaningful for this target:
+	 * why (static text). NULL: probed. */
+	const char *no_tree_clone;
 } backend;
 
-extern const backend backend_seccomp, backend_apparmor, backend_bpf;
-
-/* All backends that exist, NULL-terminated, and lookup by name. */
+/* Every backend, NULL-terminated, in the order of `polc rules` columns,
+ * verify's matrix and bench's tables: backends/backend.c, one
+ * registration line each. */
+#define BACKEND(n) extern const backend backend_##n;
+#include "registry.def"
+#undef BACKEND
 extern const backend *const backends_all[];
 const backend *backend_find(const char *name);
+/* The names of all backends, comma-separated ("seccomp,apparmor,bpf"),
+ * for usage text and `--target all`. Static storage. */
+const char *backend_names(void);
 
 /* Support by effect, then by the backend's classify(). */
 support backend_classify(const backend *b, const ir_policy *p, const ir_stmt *s);

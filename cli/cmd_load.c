@@ -197,7 +197,7 @@ int run_confine_bpf(const struct ir_policy *p, int allow_partial)
 	buf_init(&hdr);
 	backend_opts o = { .format = "bundle", .allow_partial = allow_partial,
 			   .polc_version = POLC_VERSION };
-	backend_header(&backend_bpf, p, &o, "# ", &hdr);
+	backend_header(backend_find("bpf"), p, &o, "# ", &hdr);
 	bpf_bundle b;
 	int r = bpfb_lower(p, buf_cstr(&hdr), &b, NULL, &d);
 	buf_free(&hdr);

@@ -32,11 +32,9 @@ typedef struct {
 	size_t nwhy;
 } rule_support;
 
-/* backends_all may hold NULL slots for backends not linked yet: the first
- * three slots always exist (seccomp, apparmor, bpf), later ones end at NULL. */
+/* Every registered backend, in column order. */
 #define FOR_EACH_BACKEND(i, b) \
-	for (size_t i = 0; i < 3 || backends_all[i]; i++) \
-		if (((b) = backends_all[i]) != NULL)
+	for (size_t i = 0; ((b) = backends_all[i]) != NULL; i++)
 
 static void add_why(rule_support *rs, const char *why)
 {

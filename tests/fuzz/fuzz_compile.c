@@ -21,10 +21,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	ir_program prog;
 	if (polc_compile_text("fuzz.pol", text, &o, &d, &prog) == 0) {
 		for (size_t i = 0; i < prog.npolicies && i < 1; i++)
-			for (size_t k = 0; backends_all[k] || k < 3; k++) {
+			for (size_t k = 0; backends_all[k]; k++) {
 				const backend *b = backends_all[k];
-				if (!b)
-					continue;
 				for (size_t f = 0; b->formats[f]; f++) {
 					backend_opts bo = { b->formats[f], true, NULL, "fuzz" };
 					buf out;
