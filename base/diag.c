@@ -24,6 +24,7 @@ void diag_free(diag_ctx *d)
 	for (size_t i = 0; i < d->nfiles; i++) {
 		free(d->files[i]->path);
 		free(d->files[i]->text);
+		free(d->files[i]->line_at);
 		free(d->files[i]);
 	}
 	free(d->files);
@@ -39,6 +40,12 @@ src_file *diag_add_text(diag_ctx *d, const char *name, const char *text,
 	f->text = xstrndup(text, len);
 	f->len = len;
 	f->builtin = builtin;
+	size_t cap = 0;
+	for (size_t i = 0; i <= len; i++)
+		if (i == 0 || f->text[i - 1] == '\n') {
+			xgrow(&f->line_at, &cap, f->nlines + 1, sizeof *f->line_at);
+			f->line_at[f->nlines++] = i;
+		}
 	xgrow(&d->files, &d->capfiles, d->nfiles + 1, sizeof *d->files);
 	d->files[d->nfiles++] = f;
 	return f;
@@ -233,10 +240,8 @@ static void put_source_line(buf *b, src_loc loc)
 	const src_file *f = loc.file;
 	if (!f || loc.line <= 0)
 		return;
-	const char *p = f->text, *end = f->text + f->len;
-	for (int l = 1; l < loc.line && p < end; p++)
-		if (*p == '\n')
-			l++;
+	const char *end = f->text + f->len;
+	const char *p = (size_t)loc.line <= f->nlines ? f->text + f->line_at[loc.line - 1] : end;
 	const char *e = p;
 	while (e < end && *e != '\n')
 		e++;

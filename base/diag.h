@@ -23,6 +23,9 @@ typedef struct src_file {
 	char *text;            /* NUL-terminated copy of the bytes */
 	size_t len;
 	bool builtin;          /* from the embedded rule library */
+	size_t *line_at;       /* line_at[l - 1]: offset of line l (nlines of them),
+	                          so a diagnostic finds its line without a scan */
+	size_t nlines;
 } src_file;
 
 typedef struct {
