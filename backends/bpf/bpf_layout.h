@@ -246,12 +246,23 @@ struct polc_blob_key { __u32 policy, chunk; };
 struct polc_chunk { __u32 w[POLC_CHUNK_WORDS]; };
 struct polc_cnt_key { __u32 policy, stmt; };
 
-/* Ring-buffer record of one denial or audited event. */
+/* Ring-buffer record of one denial or audited event: enough to learn from
+ * (polc run --mode audit --target bpf): what: file and exec events the
+ * channels asked for (1 << POLC_CH_*), capability events the capability,
+ * network events POLC_EV_NET(op, type, family); arg: a network event's
+ * port | POLC_EV_PORT when it had an address. Not part of the blob. */
 struct polc_event {
 	__u64 cgroup;
 	__u32 policy, decision, domain, pid;
+	__u32 what, arg;
 	char comm[16];
-	char detail[128];                          /* path or address, truncated */
+	char detail[128];                          /* path, truncated */
 };
+/* The enforcer passes domain, what and arg to its logger as one word. */
+#define POLC_EV_INFO(domain, what, arg) \
+	((__u64)(domain) | (__u64)((what) & 0xffffffu) << 8 | (__u64)(arg) << 32)
+#define POLC_EV_NET(op, type, family) \
+	(((op) & 7u) | ((type) & 15u) << 3 | ((family) & 63u) << 7)
+#define POLC_EV_PORT 0x10000u
 
 #endif

@@ -277,7 +277,7 @@ static __always_inline __u32 deny_all(void)
 	return POLC_DEC(POLC_V_DENY, EPERM_, POLC_STMT_DEFAULT);
 }
 
-static __always_inline int finish(__u32 policy, __u32 mode, __u32 dec, __u32 domain,
+static __always_inline int finish(__u32 policy, __u32 mode, __u32 dec, __u64 info,
 				  const char *detail, int log)
 {
 	dec = polc_apply_mode(mode, dec);
@@ -298,7 +298,9 @@ static __always_inline int finish(__u32 policy, __u32 mode, __u32 dec, __u32 dom
 			e->cgroup = bpf_get_current_cgroup_id();
 			e->policy = policy;
 			e->decision = dec;
-			e->domain = domain;
+			e->domain = (__u32)info & 0xff;   /* POLC_EV_INFO */
+			e->what = (__u32)info >> 8;
+			e->arg = info >> 32;
 			e->pid = bpf_get_current_pid_tgid() >> 32;
 			bpf_get_current_comm(e->comm, sizeof e->comm);
 			e->detail[0] = 0;
@@ -602,7 +604,9 @@ static __always_inline int decide_obj(__u32 policy, const struct dentry *de,
 	__u32 base = worst ? 0 : (__u32)pos & (POLC_PATH_MAX - 1);
 	__u32 best = decide_buf(policy, &d, pb, base, worst ? 0 : POLC_PATH_MAX - base, worst, dir,
 				ch0, ch1, ch2);
-	return finish(policy, mode, best, domain, worst ? 0 : &pb->p[base], 1);
+	__u32 chans = 1u << (ch0 & 7) | 1u << (ch1 & 7) | 1u << (ch2 & 7);
+	return finish(policy, mode, best, POLC_EV_INFO(domain, chans, 0),
+		      worst ? 0 : &pb->p[base], 1);
 }
 
 /* A path hook on one object: the dentry `de` on mount `vm`. */
@@ -744,10 +748,11 @@ int BPF_PROG(polc_path_rename, const struct path *old_dir, struct dentry *old_de
 					  &pb->p[(__u32)at & (POLC_PATH_MAX - 1)]);
 	__u32 b = decide_dentry(policy, &d, pb, new_dentry, BPF_CORE_READ(new_dir, mnt),
 				POLC_CH_WRITE, dir || dentry_is_dir(new_dentry), &at);
+	__u64 info = POLC_EV_INFO(POLC_D_FILE, 1u << POLC_CH_WRITE, 0);
 	if (polc_dec_wins(b, a))
-		return finish(policy, mode, b, POLC_D_FILE,
+		return finish(policy, mode, b, info,
 			      at < 0 ? 0 : &pb->p[(__u32)at & (POLC_PATH_MAX - 1)], 1);
-	return finish(policy, mode, a, POLC_D_FILE, pb->save, 1);
+	return finish(policy, mode, a, info, pb->save, 1);
 }
 
 SEC("lsm.s/file_open")
@@ -956,7 +961,7 @@ int BPF_PROG(polc_sb_pivotroot, const struct path *old_path, const struct path *
 
 /* -------------------------------------------------- simple decisions */
 
-static __always_inline int decide_word(__u32 policy, __u32 idx, __u32 domain, int log)
+static __always_inline int decide_word(__u32 policy, __u32 idx, __u64 domain, int log)
 {
 	struct polc_chunk *c0 = chunk(policy, 0);
 	if (!c0)
@@ -979,8 +984,8 @@ int BPF_PROG(polc_capable, const struct cred *cred, struct user_namespace *ns, i
 		return ret;
 	if (!policy_of_current(&policy))
 		return 0;
-	return decide_word(policy, HDR_WORD(caps) + ((__u32)cap & 63), POLC_D_CAP,
-			   !(opts & CAP_OPT_NOAUDIT));
+	return decide_word(policy, HDR_WORD(caps) + ((__u32)cap & 63),
+			   POLC_EV_INFO(POLC_D_CAP, (__u32)cap & 63, 0), !(opts & CAP_OPT_NOAUDIT));
 }
 
 SEC("lsm/ptrace_access_check")
@@ -1066,7 +1071,9 @@ static __always_inline int decide_net(__u32 policy, struct netwalk *x)
 	if (nnet > POLC_MAX_NET)
 		nnet = POLC_MAX_NET;
 	bpf_loop(nnet, net_step, x, 0);
-	return finish(policy, mode, x->fail ? deny_all() : x->best, POLC_D_NET, 0, 1);
+	__u64 info = POLC_EV_INFO(POLC_D_NET, POLC_EV_NET(x->ev.op, x->ev.type, x->ev.family),
+				  x->ev.has_addr ? (x->ev.port & 0xffff) | POLC_EV_PORT : 0);
+	return finish(policy, mode, x->fail ? deny_all() : x->best, info, 0, 1);
 }
 
 static __always_inline void sock_ev(struct netwalk *x, struct socket *sock, __u32 op)
