@@ -188,6 +188,15 @@ static int spawn_watcher(pid_t pid, const char *dir)
 	return 0;
 }
 
+int run_bpf_cgroup(int pid, char *dir, size_t n)
+{
+	char root[512];
+	if (bpfl_cgroup_root(root, sizeof root) < 0)
+		return -1;
+	snprintf(dir, n, "%s/polc-run-%d", root, pid);
+	return 0;
+}
+
 int run_confine_bpf(const struct ir_policy *p, int allow_partial)
 {
 	(void)allow_partial;   /* cmd_run has applied backend_check already */
@@ -207,12 +216,11 @@ int run_confine_bpf(const struct ir_policy *p, int allow_partial)
 		return EXIT_POLICY;
 	}
 	diag_free(&d);
-	char root[512], dir[700], err[512] = "";
-	if (bpfl_cgroup_root(root, sizeof root) < 0) {
+	char dir[700], err[512] = "";
+	if (run_bpf_cgroup(getpid(), dir, sizeof dir) < 0) {
 		bpfb_free(&b);
 		return fail("run", EXIT_SYSTEM, "no cgroup v2 hierarchy is mounted");
 	}
-	snprintf(dir, sizeof dir, "%s/polc-run-%d", root, (int)getpid());
 	if (mkdir(dir, 0755) < 0) {
 		fprintf(stderr, "polc run: cannot create cgroup %s: %s\n", dir, strerror(errno));
 		bpfb_free(&b);

@@ -9,6 +9,7 @@
 #define POLC_COMMANDS_H
 
 #include "../base/base.h"   /* the exit codes */
+#include <stddef.h>
 
 int cmd_check(int argc, char **argv);
 int cmd_build(int argc, char **argv);
@@ -31,6 +32,9 @@ struct ir_policy;
 int run_confine_seccomp(const struct ir_policy *p, int allow_partial);
 int run_confine_apparmor(const struct ir_policy *p, int allow_partial);
 int run_confine_bpf(const struct ir_policy *p, int allow_partial);
+/* The cgroup run_confine_bpf puts process `pid` in: 0, or -1 without a
+ * cgroup v2 hierarchy. */
+int run_bpf_cgroup(int pid, char *dir, size_t n);
 /* `polc run --mode audit`: run the command (resolved prog, argv) in
  * complain mode and write what the policy would have refused to log as a
  * trace. Returns the command's exit status, or an exit code after saying

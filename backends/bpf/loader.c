@@ -505,15 +505,12 @@ int bpfl_status(FILE *out, char *err, size_t n)
 	return EXIT_OK;
 }
 
-static int print_event(void *ctx, void *data, size_t len)
+static int print_event(void *ctx, const struct polc_event *e)
 {
 	FILE *out = ctx;
-	const struct polc_event *e = data;
 	static const char *dn[POLC_ND] = { "syscall", "file", "exec", "capability",
 					   "mount", "network", "ptrace", "signal" };
 	static const char *vn[] = { "allow", "audit", "deny", "kill" };
-	if (len < sizeof *e)
-		return 0;
 	fprintf(out, "policy %u pid %u (%.16s): %s %s", e->policy, e->pid, e->comm,
 		vn[POLC_DEC_VERDICT(e->decision)], e->domain < POLC_ND ? dn[e->domain] : "?");
 	if (POLC_DEC_STMT(e->decision) == POLC_STMT_DEFAULT)
@@ -527,23 +524,72 @@ static int print_event(void *ctx, void *data, size_t len)
 	return 0;
 }
 
+struct bpfl_events {
+	int fds[M_N];
+	struct ring_buffer *rb;
+	bpfl_event_fn fn;
+	void *ctx;
+};
+
+static int pass_event(void *ctx, void *data, size_t len)
+{
+	struct bpfl_events *ev = ctx;
+	return len < sizeof(struct polc_event) ? 0 : ev->fn(ev->ctx, data);
+}
+
+bpfl_events *bpfl_events_open(bpfl_event_fn fn, void *ctx, char *err, size_t n)
+{
+	bpfl_events *ev = calloc(1, sizeof *ev);
+	if (!ev) {
+		seterr(err, n, "out of memory");
+		return NULL;
+	}
+	if (open_pinned(ev->fds) < 0) {
+		seterr(err, n, "no BPF policy is loaded");
+		free(ev);
+		return NULL;
+	}
+	ev->fn = fn;
+	ev->ctx = ctx;
+	ev->rb = ring_buffer__new(ev->fds[M_EVENTS], pass_event, ev, NULL);
+	if (!ev->rb) {
+		seterr(err, n, "cannot read the event ring buffer: %s", strerror(errno));
+		close_fds(ev->fds);
+		free(ev);
+		return NULL;
+	}
+	return ev;
+}
+
+int bpfl_events_poll(bpfl_events *ev, int timeout_ms)
+{
+	int r = ring_buffer__poll(ev->rb, timeout_ms);
+	return r < 0 && r != -EINTR ? -1 : 0;
+}
+
+unsigned long long bpfl_events_dropped(bpfl_events *ev)
+{
+	uint32_t zero = 0;
+	return percpu_sum(ev->fds[M_DROPS], &zero);
+}
+
+void bpfl_events_close(bpfl_events *ev)
+{
+	if (!ev)
+		return;
+	ring_buffer__free(ev->rb);
+	close_fds(ev->fds);
+	free(ev);
+}
+
 int bpfl_follow(FILE *out, int seconds, char *err, size_t n)
 {
-	int fds[M_N];
-	if (open_pinned(fds) < 0) {
-		seterr(err, n, "no BPF policy is loaded");
+	bpfl_events *ev = bpfl_events_open(print_event, out, err, n);
+	if (!ev)
 		return EXIT_SYSTEM;
-	}
-	struct ring_buffer *rb = ring_buffer__new(fds[M_EVENTS], print_event, out, NULL);
-	if (!rb) {
-		seterr(err, n, "cannot read the event ring buffer: %s", strerror(errno));
-		close_fds(fds);
-		return EXIT_SYSTEM;
-	}
 	for (int ms = 0; !seconds || ms < seconds * 1000; ms += 100)
-		if (ring_buffer__poll(rb, 100) < 0 && errno != EINTR)
+		if (bpfl_events_poll(ev, 100) < 0)
 			break;
-	ring_buffer__free(rb);
-	close_fds(fds);
+	bpfl_events_close(ev);
 	return EXIT_OK;
 }

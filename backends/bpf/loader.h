@@ -33,6 +33,17 @@ int bpfl_status(FILE *out, char *err, size_t errlen);
  * interrupted). */
 int bpfl_follow(FILE *out, int seconds, char *err, size_t errlen);
 
+/* The ring buffer's records as they come: fn is called for each (return 0
+ * to go on) from bpfl_events_poll, which waits up to timeout_ms; -1 on an
+ * error. NULL from open with err set when no enforcer is pinned. */
+struct polc_event;
+typedef struct bpfl_events bpfl_events;
+typedef int (*bpfl_event_fn)(void *ctx, const struct polc_event *e);
+bpfl_events *bpfl_events_open(bpfl_event_fn fn, void *ctx, char *err, size_t errlen);
+int bpfl_events_poll(bpfl_events *ev, int timeout_ms);
+unsigned long long bpfl_events_dropped(bpfl_events *ev);   /* records lost so far */
+void bpfl_events_close(bpfl_events *ev);
+
 /* The cgroup v2 mount point (the unified hierarchy): 0, or -1 if none. */
 int bpfl_cgroup_root(char *out, size_t n);
 
