@@ -10,15 +10,10 @@
  *        A changed default or mode is one item, and the events both defaults
  *        decide are then not listed again; so is a named arch.
  * Promises: statement order and grouping do not matter, only ir_decide().
- *        Events probed: syscalls - every number 0..1023 of every arch either
- *        names, at every boundary (v-1, v, v+1; each subset of small masks)
- *        of the values either compares that syscall's arguments with, which
- *        is exact for comparisons; capabilities and ptrace - all; file, exec,
- *        mount, signal - example paths built from every glob of both (each
- *        brace alternative, wildcards as one and as several segments);
- *        network - every op, family, socket type, and each CIDR's and port
- *        range's edges and their neighbours. No item: equal in effect on all
- *        of these.
+ *        The events compared are events_between()'s (compiler/events.h):
+ *        exact for syscall argument comparisons, example paths for globs,
+ *        edges for addresses and ports. No item: equal in effect on all of
+ *        these.
  */
 #ifndef POLC_IRDIFF_H
 #define POLC_IRDIFF_H

@@ -1,7 +1,7 @@
 /* verify.h - run probes on a real kernel under a backend's output and
  * compare each outcome with ir_decide().
  *
- * Takes: a policy, its probes (compiler/probe.h), and an artifact built by
+ * Takes: a policy, its probes (compiler/events.h), and an artifact built by
  *        a backend through the backend interface (never its internals).
  * Gives: per probe the observed outcome; per statement a tally.
  * Promises: no probe can affect anything outside a forked child: seccomp
@@ -11,7 +11,7 @@
 #define POLC_VERIFY_H
 
 #include <stdbool.h>
-#include "../compiler/probe.h"
+#include "../compiler/events.h"
 
 typedef enum { OUT_ALLOWED, OUT_DENIED, OUT_KILLED, OUT_SKIPPED, OUT_ERROR } outcome_kind;
 
