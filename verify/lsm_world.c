@@ -8,6 +8,7 @@
  */
 #include "lsm_world.h"
 
+#include <dirent.h>
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -32,6 +33,8 @@
 #include <unistd.h>
 
 #define OVERLAYFS_MAGIC 0x794c7630
+
+static bool in_userns;      /* world_enter made a user namespace */
 #define PEER_UID 1234
 
 static int fail(op_result *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -62,8 +65,100 @@ static int lo_up(op_result *r)
 	return rc < 0 ? fail(r, "cannot bring lo up: %s", strerror(e)) : 0;
 }
 
+/* Not root: a user namespace of its own, whose root is the caller, owns
+ * the other namespaces (an LSM that needs no privilege, Landlock, is
+ * probed by an ordinary user). Files of other owners keep their access
+ * modes: a probe of one the user cannot read is refused unconfined too,
+ * and skipped. */
+static int own_userns(op_result *r)
+{
+	uid_t uid = geteuid();
+	gid_t gid = getegid();
+	if (uid == 0)
+		return 0;
+	if (unshare(CLONE_NEWUSER) < 0)
+		return fail(r, "unshare(CLONE_NEWUSER): %s", strerror(errno));
+	in_userns = true;
+	static const char *const files[] = { "/proc/self/uid_map", "/proc/self/setgroups",
+					     "/proc/self/gid_map" };
+	char text[3][64];
+	snprintf(text[0], sizeof text[0], "0 %u 1\n", (unsigned)uid);
+	snprintf(text[1], sizeof text[1], "deny\n");
+	snprintf(text[2], sizeof text[2], "0 %u 1\n", (unsigned)gid);
+	for (int i = 0; i < 3; i++) {
+		int fd = open(files[i], O_WRONLY | O_CLOEXEC);
+		ssize_t n = (ssize_t)strlen(text[i]);
+		bool ok = fd >= 0 && write(fd, text[i], (size_t)n) == n;
+		if (fd >= 0)
+			close(fd);
+		if (!ok)
+			return fail(r, "writing %s: %s", files[i], strerror(errno));
+	}
+	return 0;
+}
+
+static int pivot_in(op_result *r)
+{
+	if (mkdir("/tmp/r/.polc-old", 0700) < 0 ||
+	    syscall(SYS_pivot_root, "/tmp/r", "/tmp/r/.polc-old") < 0 || chdir("/") < 0)
+		return fail(r, "pivot_root into the probe root: %s", strerror(errno));
+	if (umount2("/.polc-old", MNT_DETACH) < 0)
+		return fail(r, "detach the old root: %s", strerror(errno));
+	rmdir("/.polc-old");
+	return lo_up(r);
+}
+
+/* In a user namespace the kernel will not overlay "/" (its submounts are
+ * locked to it): the root is then a tmpfs holding an overlay of each
+ * top-level directory (so each takes new entries), a recursive bind of
+ * those with submounts (/proc, /sys, /dev, ...), and the top-level
+ * symlinks; the kernel names every path as before. */
+static int per_dir_root(op_result *r)
+{
+	if (mount("polc-probe", "/tmp/r", "tmpfs", 0, "mode=0755") < 0)
+		return fail(r, "tmpfs root: %s", strerror(errno));
+	DIR *d = opendir("/");
+	if (!d)
+		return fail(r, "opendir /: %s", strerror(errno));
+	struct dirent *e;
+	int rc = 0;
+	while (rc == 0 && (e = readdir(d))) {
+		char from[300], to[300], up[300], work[300], opts[1000], link[4096];
+		struct stat st;
+		if (e->d_name[0] == '.' && (!e->d_name[1] || (e->d_name[1] == '.' && !e->d_name[2])))
+			continue;
+		snprintf(from, sizeof from, "/%s", e->d_name);
+		snprintf(to, sizeof to, "/tmp/r/%s", e->d_name);
+		if (lstat(from, &st) < 0)
+			continue;
+		if (S_ISLNK(st.st_mode)) {
+			ssize_t n = readlink(from, link, sizeof link - 1);
+			if (n > 0 && (link[n] = 0, symlink(link, to) < 0))
+				rc = fail(r, "symlink %s: %s", to, strerror(errno));
+			continue;
+		}
+		if (!S_ISDIR(st.st_mode))
+			continue;
+		if (mkdir(to, st.st_mode & 07777) < 0)
+			rc = fail(r, "mkdir %s: %s", to, strerror(errno));
+		if (rc || !strcmp(e->d_name, "tmp"))
+			continue;
+		snprintf(up, sizeof up, "/tmp/u/%s", e->d_name);
+		snprintf(work, sizeof work, "/tmp/w/%s", e->d_name);
+		snprintf(opts, sizeof opts, "lowerdir=%s,upperdir=%s,workdir=%s", from, up, work);
+		if ((mkdir(up, 0755) < 0 || mkdir(work, 0755) < 0 ||
+		     mount("polc-probe", to, "overlay", 0, opts) < 0) &&
+		    mount(from, to, NULL, MS_BIND | MS_REC, NULL) < 0)
+			rc = fail(r, "bind %s: %s", from, strerror(errno));
+	}
+	closedir(d);
+	return rc;
+}
+
 int world_enter(op_result *r)
 {
+	if (own_userns(r) < 0)
+		return -1;
 	if (unshare(CLONE_NEWNS | CLONE_NEWNET | CLONE_NEWUTS | CLONE_NEWIPC) < 0)
 		return fail(r, "unshare: %s", strerror(errno));
 	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
@@ -74,8 +169,11 @@ int world_enter(op_result *r)
 	    mkdir("/tmp/u", 0755) || mkdir("/tmp/w", 0755) || mkdir("/tmp/r", 0755))
 		return fail(r, "tmpfs for the probe root: %s", strerror(errno));
 	if (mount("polc-probe", "/tmp/r", "overlay", 0,
-		  "lowerdir=/,upperdir=/tmp/u,workdir=/tmp/w") < 0)
-		return fail(r, "overlay of / : %s", strerror(errno));
+		  "lowerdir=/,upperdir=/tmp/u,workdir=/tmp/w") < 0) {
+		if (errno != EINVAL || !in_userns)
+			return fail(r, "overlay of / : %s", strerror(errno));
+		return per_dir_root(r) < 0 ? -1 : pivot_in(r);
+	}
 	static const char *const keep[] = { "/proc", "/sys", "/dev" };
 	for (size_t i = 0; i < sizeof keep / sizeof *keep; i++) {
 		char to[64];
@@ -83,13 +181,7 @@ int world_enter(op_result *r)
 		if (mount(keep[i], to, NULL, MS_BIND | MS_REC, NULL) < 0)
 			return fail(r, "bind %s: %s", keep[i], strerror(errno));
 	}
-	if (mkdir("/tmp/r/.polc-old", 0700) < 0 ||
-	    syscall(SYS_pivot_root, "/tmp/r", "/tmp/r/.polc-old") < 0 || chdir("/") < 0)
-		return fail(r, "pivot_root into the probe root: %s", strerror(errno));
-	if (umount2("/.polc-old", MNT_DETACH) < 0)
-		return fail(r, "detach the old root: %s", strerror(errno));
-	rmdir("/.polc-old");
-	return lo_up(r);
+	return pivot_in(r);
 }
 
 /* ---- paths ---- */
@@ -103,8 +195,10 @@ static bool takes_entries(const char *dir)
 	for (int i = 0; i < nfresh; i++)
 		if (!strcmp(fresh[i], dir))
 			return true;
+	/* in a user namespace, a directory of an unmapped owner refuses entries */
 	struct statfs sf;
-	return statfs(dir, &sf) == 0 && (unsigned long)sf.f_type == OVERLAYFS_MAGIC;
+	return statfs(dir, &sf) == 0 && (unsigned long)sf.f_type == OVERLAYFS_MAGIC &&
+	       (!in_userns || access(dir, W_OK) == 0);
 }
 
 /* Make dir able to take new entries: the overlay can; anything else

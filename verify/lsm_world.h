@@ -24,7 +24,8 @@ typedef struct {
 	char why[120];
 } op_result;
 
-/* Private namespaces and an overlay root (pivot_root). 0 or -1 (why). */
+/* Private namespaces and an overlay root (pivot_root); not root, in a
+ * user namespace of its own first. 0 or -1 (why). */
 int world_enter(op_result *r);
 /* Make `path` exist: as a regular file (`exec`: a tiny static program that
  * exits 0), or a directory (`dir`). Directories that cannot take new
