@@ -2,6 +2,7 @@
  *
  *   polc gen [--name NAME] [--base RULE] [--include-failed]
  *            [--deny-default DOMAINS] [--dir-threshold N] [--no-families]
+ *            [--literal-cwd]
  *            [--strict] [-o FILE] TRACE...
  *   polc gen --families
  *
@@ -152,6 +153,7 @@ int cmd_gen(int argc, char **argv)
 		{ "deny-default", required_argument, 0, 'D' },
 		{ "dir-threshold", required_argument, 0, 'T' },
 		{ "no-families", no_argument, 0, 'N' },
+		{ "literal-cwd", no_argument, 0, 'C' },
 		{ "families", no_argument, 0, 'L' },
 		{ "strict", no_argument, 0, 'S' },
 		{ "runtime", required_argument, 0, 'R' },
@@ -181,6 +183,7 @@ int cmd_gen(int argc, char **argv)
 			break;
 		case 'T': o.dir_threshold = (unsigned)atoi(optarg); break;
 		case 'N': o.no_families = true; break;
+		case 'C': o.literal_cwd = true; break;
 		case 'L': free(deny); return list_families();
 		case 'S': strict = true; break;
 		case 'R':

@@ -45,6 +45,8 @@ static const command commands[] = {
 	  "  --dir-threshold N        a directory with N or more entries becomes dir/* (default 8)\n"
 	  "  --include-failed         also events that failed (default: successful ones only)\n"
 	  "  --no-families            syscalls exactly as recorded, without their families\n"
+	  "  --literal-cwd            paths under the recorded working directory as recorded\n"
+	  "                           (default: DIR/** with the permissions seen on all of them)\n"
 	  "  --families               list the syscall families and why each is one, then exit\n"
 	  "  --update PROFILE         add to PROFILE what the traces (polc run --mode audit\n"
 	  "                           logs) show it refusing; prints the diff, writes atomically\n"

@@ -58,9 +58,7 @@ static int audit_apparmor(const struct ir_policy *p, int allow_partial, const ch
 	aalog_collect(kfd, p->name, t);
 	close(kfd);
 	char *cmd = tracer_cmdline(argv);
-	trace_meta(t, "runs", NULL, 1);
-	trace_meta(t, "command", cmd, 1);
-	trace_meta(t, "tracer", "apparmor-complain", 1);
+	tracer_meta_run(t, cmd, "apparmor-complain", true);
 	tracer_meta_exit(t, *st, false);
 	uint64_t ms = (uint64_t)((tracer_now() - start) * 1000);
 	trace_meta(t, "duration_ms", NULL, ms ? ms : 1);
@@ -177,9 +175,7 @@ static int audit_bpf(const struct ir_policy *p, int allow_partial, const char *p
 			"(mount operations, or paths the enforcer could not name)\n",
 			a.unlearnt, a.seen);
 	char *cmd = tracer_cmdline(argv);
-	trace_meta(t, "runs", NULL, 1);
-	trace_meta(t, "command", cmd, 1);
-	trace_meta(t, "tracer", "bpf-audit", 1);
+	tracer_meta_run(t, cmd, "bpf-audit", true);
 	tracer_meta_exit(t, *st, false);
 	uint64_t ms = (uint64_t)((tracer_now() - start) * 1000);
 	trace_meta(t, "duration_ms", NULL, ms ? ms : 1);

@@ -243,6 +243,16 @@ void tracer_net_record(trace *t, uint64_t n, const char *op, int family, int typ
 		trace_add(t, TR_CAP, n, 2, "net_raw", res);
 }
 
+void tracer_meta_run(trace *t, const char *cmd, const char *tracer, bool with_cwd)
+{
+	char cwd[4096];
+	trace_meta(t, "runs", NULL, 1);
+	trace_meta(t, "command", cmd, 1);
+	if (with_cwd && getcwd(cwd, sizeof cwd))
+		trace_meta(t, "cwd", cwd, 1);
+	trace_meta(t, "tracer", tracer, 1);
+}
+
 void tracer_meta_exit(trace *t, int status, bool killed)
 {
 	char tmp[64];

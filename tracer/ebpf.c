@@ -434,9 +434,7 @@ int record_ebpf(const record_opts *o, trace *out, char **err)
 	read_events(r.sk, out);
 	uint64_t lost = read_lost(r.sk, out);
 	char *cmd = o->argv ? tracer_cmdline(o->argv) : xasprintf("cgroup %s", r.cg);
-	trace_meta(out, "runs", NULL, 1);
-	trace_meta(out, "command", cmd, 1);
-	trace_meta(out, "tracer", "ebpf", 1);
+	tracer_meta_run(out, cmd, "ebpf", o->argv != NULL);
 	if (!o->argv)
 		trace_meta(out, "exit", "detached", 1);   /* the service runs on */
 	else

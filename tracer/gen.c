@@ -337,6 +337,47 @@ static bool glob_covers(const strset *s, const char *path)
 	return false;
 }
 
+/* The working directory a run started in (meta cwd) is where the command
+ * keeps the data it works on: another run reads or writes other files
+ * there (a web root, a project). Paths reached under it become WD/\**
+ * unless the directory is a system one, shallower than two levels, or
+ * (other than for writes: see gen_files) holds an entry seen without the
+ * permission. */
+static bool cwd_generalisable(const char *cwd)
+{
+	static const char *const sys[] = { "/usr", "/etc", "/proc", "/sys", "/dev", "/boot",
+		"/lib", "/lib32", "/lib64", "/libx32", "/bin", "/sbin", "/run", "/var/run",
+		"/var/lib/dpkg", "/var/cache", NULL };
+	if (cwd[0] != '/' || depth(cwd) < 2)
+		return false;
+	for (int i = 0; sys[i]; i++) {
+		size_t n = strlen(sys[i]);
+		if (!strncmp(cwd, sys[i], n) && (!cwd[n] || cwd[n] == '/'))
+			return false;
+	}
+	return true;
+}
+
+/* Replace the entries of s under cwd by cwd/\**; true if any was. */
+static bool collapse_cwd(strset *s, const char *cwd, const strset *blocked)
+{
+	if (blocked_dir(blocked, cwd, true))
+		return false;
+	size_t k = 0;
+	for (size_t i = 0; i < s->n; i++) {
+		if (covered(s->v[i], cwd, true))
+			free(s->v[i]);
+		else
+			s->v[k++] = s->v[i];
+	}
+	if (k == s->n)
+		return false;
+	s->n = k;
+	ss_add(s, xasprintf("%s/**", cwd));
+	ss_sort_uniq(s);
+	return true;
+}
+
 static void collapse_level(strset *s, unsigned T, bool deep, const strset *blocked)
 {
 	strset groups = { 0 }, globs = { 0 };
@@ -730,6 +771,22 @@ static void gen_files(const gen_ctx *c, const gen_opts *o, tr_rec **v, size_t n,
 		add_file(c, per, &seen, v[i]->f[0], bit);
 	}
 	unsigned T = o->dir_threshold ? o->dir_threshold : 8;
+	const char *cwd[8];
+	bool cwd_used[8] = { false };
+	size_t ncwd = 0;
+	for (size_t i = 0; i < n && ncwd < 8; i++)
+		if (v[i]->kind == TR_META && v[i]->nf == 2 && !strcmp(v[i]->f[0], "cwd"))
+			cwd[ncwd++] = v[i]->f[1];
+	for (size_t i = 0; i < ncwd; i++) {
+		bool sys = !cwd_generalisable(cwd[i]);
+		if (!sys && !o->literal_cwd)
+			continue;
+		buf_puts(out, "  # Working directory ");
+		put_string(out, cwd[i]);
+		buf_printf(out, ": paths under it kept as recorded (%s).\n",
+			   sys ? "a system directory, or too shallow, for its contents to be the "
+				 "command's data" : "--literal-cwd");
+	}
 	/* glob -> perms, via one sorted list of "glob\x01permindex". */
 	strset all = { 0 };
 	for (int p = 0; p < NPERM; p++)
@@ -761,6 +818,14 @@ static void gen_files(const gen_ctx *c, const gen_opts *o, tr_rec **v, size_t n,
 		for (size_t i = 0; !writes && i < without[p].n; i++)
 			ss_add(&blocked, parent_of(without[p].v[i]));
 		ss_sort_uniq(&blocked);
+		for (size_t i = 0; i < ncwd; i++) {
+			/* the directory as its files' paths were generalised */
+			char *g = gen_generalize_path(cwd[i], writes);
+			if (cwd_generalisable(cwd[i]) && !o->literal_cwd &&
+			    collapse_cwd(&per[p], g, &blocked))
+				cwd_used[i] = true;
+			free(g);
+		}
 		collapse_level(&per[p], T, false, &blocked);
 		collapse_level(&per[p], T, true, &blocked);
 		ss_free(&blocked);
@@ -779,6 +844,15 @@ static void gen_files(const gen_ctx *c, const gen_opts *o, tr_rec **v, size_t n,
 		ss_free(&per[p]);
 	}
 	ss_sort_uniq(&all);
+	for (size_t i = 0; i < ncwd; i++) {
+		if (!cwd_used[i])
+			continue;
+		buf_puts(out, "  # Working directory ");
+		put_string(out, cwd[i]);
+		buf_puts(out, ": the command's data; what it reached there is allowed as DIR/** "
+			 "with the permissions every file there was seen with (another run works "
+			 "on other files; --literal-cwd keeps the paths).\n");
+	}
 	for (size_t i = 0; i < all.n;) {
 		char *sep = strchr(all.v[i], '\x01');
 		size_t gl = (size_t)(sep - all.v[i]);
@@ -949,6 +1023,7 @@ static void gen_header(const trace *t, tr_rec **v, size_t n, buf *out)
 		if (v[i]->kind != TR_META || v[i]->nf != 2)
 			continue;
 		if (!strcmp(v[i]->f[0], "command") || !strcmp(v[i]->f[0], "tracer") ||
+		    !strcmp(v[i]->f[0], "cwd") ||
 		    !strcmp(v[i]->f[0], "exit")) {
 			/* Keep the comment on one line whatever the command holds. */
 			buf_printf(out, "# %s: ", v[i]->f[0]);

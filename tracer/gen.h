@@ -10,7 +10,9 @@
  *        Generalised, each said in a comment: syscall families (gen.c's
  *        table), devices by class, O_TMPFILE names, versioned libraries;
  *        a directory glob only with the permissions every entry in it
- *        was seen with, never dir/\** over a shared root (/usr/lib).
+ *        was seen with, never dir/\** over a shared root (/usr/lib); the
+ *        run's working directory (meta cwd) as WD/\** the same way, unless
+ *        it is a system or top-level directory or literal_cwd.
  * Promises: deterministic (same trace, same bytes); only successful events
  *        unless include_failed; with base, a `use BASE;` line and only what
  *        that rule (under default deny syscall) does not already allow, as
@@ -31,6 +33,8 @@ typedef struct {
 	const char *deny_defaults; /* extra "default deny" domains, e.g.
 	                              "file, exec" (NULL: syscall only) */
 	bool no_families;          /* keep syscalls exactly as recorded */
+	bool literal_cwd;          /* paths under the working directory as
+	                              recorded, not WD/\** */
 	const struct ir_policy *known; /* gen --update: leave out, as with base,
 	                              what this policy already allows */
 } gen_opts;

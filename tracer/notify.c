@@ -153,9 +153,7 @@ int record_notify(const void *filter, size_t ninsn, const char *prog, char *cons
 	close(pidfd);
 	munmap(h, sizeof *h);
 	char *cmd = tracer_cmdline(argv);
-	trace_meta(out, "runs", NULL, 1);
-	trace_meta(out, "command", cmd, 1);
-	trace_meta(out, "tracer", "seccomp-notify", 1);
+	tracer_meta_run(out, cmd, "seccomp-notify", true);
 	tracer_meta_exit(out, st, false);
 	uint64_t ms = (uint64_t)((tracer_now() - start) * 1000);
 	trace_meta(out, "duration_ms", NULL, ms ? ms : 1);

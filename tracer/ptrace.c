@@ -760,9 +760,7 @@ int record_ptrace(const record_opts *o, trace *out, char **err)
 	tracer_signals_restore();
 	flush_counts(tr);
 	char *cmd = tracer_cmdline(o->argv);
-	trace_meta(out, "runs", NULL, 1);
-	trace_meta(out, "command", cmd, 1);
-	trace_meta(out, "tracer", "ptrace", 1);
+	tracer_meta_run(out, cmd, "ptrace", true);
 	tracer_meta_exit(out, tr->root_status, killed);
 	uint64_t ms = (uint64_t)((tracer_now() - start) * 1000);
 	trace_meta(out, "duration_ms", NULL, ms ? ms : 1);

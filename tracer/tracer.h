@@ -62,6 +62,10 @@ void tracer_signals_restore(void);
 double tracer_now(void);          /* monotonic seconds */
 /* The command line as one string (argv joined, shell-quoted where needed). */
 char *tracer_cmdline(char *const *argv);
+/* The meta records every run writes: runs 1, the command line, the
+ * working directory it started in (polc's own, which the command
+ * inherits; with_cwd false when polc did not start it), the tracer. */
+void tracer_meta_run(trace *t, const char *cmd, const char *tracer, bool with_cwd);
 
 /* Live status line: elapsed, processes, distinct syscalls, events/s, lost.
  * Prints only when enabled; status_done() ends the line. */
