@@ -146,6 +146,13 @@ typedef struct backend {
 	int (*probe_load)(const ir_policy *p, backend_confine *c, char *err, size_t n);
 	void (*probe_unload)(backend_confine *c);
 	int (*probe_open)(const backend_confine *c, char *why, size_t n);
+	/* Runs in the child once its world and the probe's objects exist,
+	 * before the probe takes its route (a chroot, a detached clone); its
+	 * descriptor replaces probe_open's. A confinement whose rules name
+	 * objects rather than paths (Landlock's ruleset) is built here: built
+	 * before the world, it would name the real root's files; after a
+	 * chroot, it would not find them. NULL: none. */
+	int (*probe_ready)(const backend_confine *c, char *why, size_t n);
 	int (*probe_enter)(const backend_confine *c, int fd, char *why, size_t n);
 	/* Does a denial with errno `got` agree with the policy's `want`?
 	 * NULL: only the same errno (or an unobservable 0) agrees. */

@@ -261,7 +261,7 @@ static int prepare_file(const ir_event *ev, op_state *s, op_result *r)
 			close(fd);
 	}
 	if (s->route == ROUTE_CHROOT || s->route == ROUTE_TREE_CLONE)
-		return prepare_route(path, s, r);
+		return 0;            /* take_route(), once the objects exist */
 	struct stat st;   /* a directory, too, for chmod (write) */
 	if (ev->domain == IR_FILE && r->isdir && ev->u.file.perm == IR_PERM_WRITE &&
 	    stat(path, &st) == 0 && st.st_uid == geteuid())
@@ -545,6 +545,17 @@ static int confine(const lsm_confine *c, int fd, op_result *r)
 	return 0;
 }
 
+/* A file's route (a chroot, a detached clone), taken once the probe's
+ * objects exist (and a confinement that names objects is built: backend.h,
+ * probe_ready), unconfined. */
+static int take_route(const ir_event *ev, op_state *s, op_result *r)
+{
+	if ((ev->domain != IR_FILE && ev->domain != IR_EXEC) ||
+	    (s->route != ROUTE_CHROOT && s->route != ROUTE_TREE_CLONE))
+		return 0;
+	return prepare_route(ev->domain == IR_EXEC ? ev->u.exec.path : ev->u.file.path, s, r);
+}
+
 static __attribute__((noreturn)) void child(const lsm_confine *c, const ir_event *ev,
 					    lsm_route route, enum run_mode mode, int out)
 {
@@ -555,6 +566,7 @@ static __attribute__((noreturn)) void child(const lsm_confine *c, const ir_event
 	signal(SIGPIPE, SIG_IGN);
 	if ((mode != RUN_CONFINED || (cfd = open_confine(c, &r)) >= 0) &&
 	    world_enter(&r) == 0 && prepare(ev, &s, mode, &r) == 0 &&
+	    take_route(ev, &s, &r) == 0 &&
 	    (mode != RUN_CONFINED || confine(c, cfd, &r) == 0))
 		operate(ev, &s, mode, &r);
 	if (write(out, &r, sizeof r) != sizeof r)
