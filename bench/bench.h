@@ -100,6 +100,9 @@ int bench_lab(const bench_opts *o, bresults *r);
 int bench_filter_cost(const bench_opts *o, bresults *r);
 /* compile_cost.c: compile times. */
 int bench_compile_cost(const bench_opts *o, bresults *r);
+/* Docker's default seccomp profile to a filter, by polc and by libseccomp,
+ * rounds interleaved (cost.c); recorded under native/compile. */
+int bench_docker_compile(const bench_opts *o, bresults *r, int reps);
 
 /* report.c, svg.c */
 void bench_markdown(const bench_opts *o, const bresults *r, buf *out);
@@ -120,6 +123,7 @@ extern const char *const bench_scenario_rule[BENCH_NSCEN];
 
 /* Shared helpers (bench_main.c). */
 double bench_now(void);                  /* monotonic seconds */
+double bench_cpu_now(void);              /* this process's CPU seconds (user + system) */
 /* Note "<section>.<what>" = wall-clock time and load average, now. */
 void bench_stamp(bresults *r, const char *env, const char *section, const char *what);
 #define NATIVE_ENV(o) ((o)->in_lab ? "lab" : "native")

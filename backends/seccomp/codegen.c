@@ -843,27 +843,6 @@ size_t sc_typical_mix(sys_freq *out, size_t cap)
 	return n;
 }
 
-/* The longest path of f over every syscall number of every ABI (arguments
- * at the extremes; argument blocks are measured by their length). */
-static unsigned worst_nr_path(const struct sock_filter *f, size_t len)
-{
-	unsigned w = 0;
-	static const uint32_t arch[] = { AUDIT_ARCH_X86_64, AUDIT_ARCH_X86_64, AUDIT_ARCH_I386 };
-	static const uint32_t base[] = { 0, IR_X32_SYSCALL_BIT, 0 };
-	for (int k = 0; k < 3; k++)
-		for (uint32_t i = 0; i < 1024; i++)
-			for (int v = 0; v < 2; v++) {
-				struct seccomp_data sd = { .nr = (int)(base[k] | i), .arch = arch[k] };
-				for (int j = 0; j < 6; j++)
-					sd.args[j] = v ? UINT64_MAX : 0;
-				bpf_run_info info;
-				bpf_interp(f, len, &sd, &info);
-				if (info.steps > w)
-					w = info.steps;
-			}
-	return w;
-}
-
 unsigned sc_longest_path(const struct sock_filter *f, size_t len)
 {
 	unsigned *l = xcalloc(len + 1, sizeof *l), best = 0;
@@ -941,7 +920,6 @@ int sc_codegen(const sc_plan *pl, const sys_freq *mix, size_t nmix, buf *out,
 		info->len = len;
 		info->hot = bestk;
 		info->mean = sc_mix_mean(f, len, mix, nmix);
-		info->worst_nr = worst_nr_path(f, len);
 	}
 	free(hot);
 	free(x);

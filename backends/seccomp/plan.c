@@ -524,7 +524,43 @@ typedef struct {
 	diag_ctx *d;
 	ir_action sysdef;      /* effective syscall default */
 	bool lib;              /* for libseccomp: refuse what it would get wrong */
+	uint64_t *by_nr;       /* this arch's syscall statements: nr << 32 | index,
+	                          sorted, so each syscall finds its own in log n */
+	size_t nby_nr;
 } ctx;
+
+static int cmp_u64(const void *x, const void *y)
+{
+	uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+	return a < b ? -1 : a > b;
+}
+
+/* Index the syscall statements of arch a by number (statement order kept
+ * within a number): planning each of ~1,000 syscalls must not scan them all. */
+static void index_by_nr(ctx *c, ir_arch a)
+{
+	const ir_stmt_list *sl = &c->p->dom[IR_SYSCALL];
+	c->by_nr = xrealloc(c->by_nr, (sl->n ? sl->n : 1) * sizeof *c->by_nr);
+	c->nby_nr = 0;
+	for (size_t i = 0; i < sl->n; i++)
+		if (sl->v[i].u.sys.nr[a] >= 0)
+			c->by_nr[c->nby_nr++] = (uint64_t)(uint32_t)sl->v[i].u.sys.nr[a] << 32 | i;
+	xqsort(c->by_nr, c->nby_nr, sizeof *c->by_nr, cmp_u64);
+}
+
+/* The first entry of c->by_nr for syscall nr (c->nby_nr if none). */
+static size_t first_of_nr(const ctx *c, uint32_t nr)
+{
+	size_t lo = 0, hi = c->nby_nr;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (c->by_nr[mid] >> 32 < nr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
 
 static ir_action dom_default(const ctx *c, ir_domain dom)
 {
@@ -638,11 +674,10 @@ static int sys_part(const ctx *c, ir_arch a, uint32_t nr, const char *name, part
 	const ir_stmt_list *sl = &c->p->dom[IR_SYSCALL];
 	srclist l = { 0 };
 	int rc = 0;
-	for (size_t i = 0; i < sl->n && !rc; i++) {
+	for (size_t e = first_of_nr(c, nr); e < c->nby_nr && c->by_nr[e] >> 32 == nr && !rc; e++) {
+		size_t i = (uint32_t)c->by_nr[e];
 		const ir_stmt *st = &sl->v[i];
 		const ir_syscall *sy = &st->u.sys;
-		if (sy->nr[a] < 0 || (uint32_t)sy->nr[a] != nr)
-			continue;
 		for (size_t j = 0; j < sy->ncond && a == IR_ARCH_X32 && c->lib; j++)
 			if (!((sy->arg32 >> sy->conds[j].arg) & 1) &&
 			    !low32_exact(&sy->conds[j])) {
@@ -899,7 +934,7 @@ int sc_plan_build_for(const ir_policy *p, bool allow_partial, bool libseccomp, d
 		      sc_plan *out)
 {
 	memset(out, 0, sizeof *out);
-	ctx c = { p, allow_partial, d, ir_effective(p, p->defaults[IR_SYSCALL]), libseccomp };
+	ctx c = { p, allow_partial, d, ir_effective(p, p->defaults[IR_SYSCALL]), libseccomp, NULL, 0 };
 	out->def = c.sysdef;
 	if (c.sysdef.verdict == IR_DENY)
 		out->def.err = ENOSYS;  /* unknown syscalls; known ones get rules */
@@ -911,14 +946,17 @@ int sc_plan_build_for(const ir_policy *p, bool allow_partial, bool libseccomp, d
 		out->arch[a].present = true;
 		uint32_t *nrs;
 		size_t n = candidates(&c, (ir_arch)a, &nrs);
+		index_by_nr(&c, (ir_arch)a);
 		for (size_t i = 0; i < n; i++)
 			if (plan_sys(&c, out, (ir_arch)a, nrs[i], &out->arch[a])) {
 				free(nrs);
+				free(c.by_nr);
 				sc_plan_free(out);
 				return -1;
 			}
 		free(nrs);
 	}
+	free(c.by_nr);
 	return 0;
 }
 

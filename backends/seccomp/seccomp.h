@@ -120,7 +120,6 @@ typedef struct {
 	size_t len;            /* instructions */
 	size_t hot;            /* syscalls in the jeq chain per ABI block */
 	double mean;           /* over the mix, arguments 0 */
-	unsigned worst_nr;     /* longest path, every number, args 0 / ~0 */
 	size_t block_len[IR_NARCH * 1024];  /* argument block per syscall */
 } sc_codegen_info;
 int sc_codegen(const sc_plan *pl, const sys_freq *mix, size_t nmix, buf *out,
