@@ -23,7 +23,7 @@ override LDFLAGS += $(SAN)
 LDLIBS    += -lseccomp -lbpf -lelf -lz -lyaml -lapparmor -lcrypto
 
 # Every module's C files; *.bpf.c are kernel programs built by backends/bpf/bpf.mk.
-LIB_SRCS  := $(filter-out %.bpf.c,$(wildcard base/*.c grammar/*.c compiler/*.c verify/*.c backends/*.c backends/*/*.c tracer/*.c bench/*.c cli/*.c))
+LIB_SRCS  := $(filter-out %.bpf.c,$(wildcard base/*.c grammar/*.c compiler/*.c import/*.c verify/*.c backends/*.c backends/*/*.c tracer/*.c bench/*.c cli/*.c))
 LIB_SRCS  := $(filter-out cli/main.c bench/micro.c,$(LIB_SRCS))
 GEN_SRCS  := $(BUILD)/grammar/parser.c $(BUILD)/grammar/lexer.c \
              $(BUILD)/gen/consts.c $(BUILD)/gen/rules_embedded.c $(BUILD)/gen/syscall_args.c

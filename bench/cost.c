@@ -25,7 +25,7 @@
 #include "../backends/seccomp/seccomp.h"
 #include "../backends/seccomp/bpf_interp.h"
 #include "../compiler/compile.h"
-#include "../compiler/import_oci.h"
+#include "../import/import_oci.h"
 #include "../tracer/sysmix.h"
 
 #include <errno.h>

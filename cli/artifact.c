@@ -2,7 +2,7 @@
 #include "artifact.h"
 #include "../backends/bpf/bundle.h"     /* its magic */
 #include "../compiler/compile.h"
-#include "../compiler/import_oci.h"
+#include "../import/import_oci.h"
 #include "../compiler/irdiff.h"
 
 #include <stdlib.h>

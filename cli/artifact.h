@@ -4,7 +4,7 @@
  * Takes: the bytes of two artifacts of one kind.
  * Gives: the differences as lines on out, and how many.
  *   OCI/Docker seccomp JSON: each read back with the OCI importer
- *     (compiler/import_oci.h) and compiled, then compared with ir_diff():
+ *     (import/import_oci.h) and compiled, then compared with ir_diff():
  *     the lines of `polc diff` (reordered or regrouped entries, other
  *     headers: equal).
  *   AppArmor profiles: the set of rule lines (comments, blank lines and

@@ -1,10 +1,10 @@
 /* cmd_import.c - polc import: an OCI/Docker seccomp profile (--from oci,
- * compiler/import_oci.h) or a vArmor policy (--from varmor,
- * compiler/import_varmor.h) to polc source; this parses the options. */
+ * import/import_oci.h) or a vArmor policy (--from varmor,
+ * import/import_varmor.h) to polc source; this parses the options. */
 #include "cli.h"
 #include "commands.h"
-#include "../compiler/import_oci.h"
-#include "../compiler/import_varmor.h"
+#include "../import/import_oci.h"
+#include "../import/import_varmor.h"
 #include "../base/util.h"
 
 #include <getopt.h>

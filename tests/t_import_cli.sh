@@ -121,4 +121,14 @@ grep -q "ov.json:3:1: warning: syscall 'write' is also in syscalls\[0\] (line 2)
 grep -q "another action" "$T/err" && fail "overlap warning without an overlap"
 "$POLC" import "$T/nope.json" 2>"$T/err"; [ $? = 3 ] || fail "missing file is not exit 3"
 "$POLC" import 2>"$T/err"; [ $? = 2 ] || fail "no file is not exit 2"
+
+# A file name is text inside a comment of the output (import/source.c): a
+# newline in it cannot end the comment and inject a statement.
+inj="$T/$(printf 'x\nallow syscall ptrace;\n.json')"
+printf '{"defaultAction": "SCMP_ACT_ERRNO", "syscalls": [{"names": ["read"], "action": "SCMP_ACT_ALLOW"}]}' >"$inj"
+"$POLC" import "$inj" --name inj -o "$T/inj.pol" 2>"$T/err" || fail "import of a file with a newline in its name failed"
+grep -q "^allow syscall ptrace" "$T/inj.pol" && fail "the file name injected a statement"
+"$POLC" check "$T/inj.pol" 2>"$T/err" || fail "the import of a hostile file name does not check"
+grep -q "ptrace" "$T/inj.pol" && ! grep -q "^# Imported by polc import from x?allow syscall ptrace;?.json" "$T/inj.pol" &&
+	fail "the file name is not in the header as x?allow...: $(head -1 "$T/inj.pol")"
 echo ok

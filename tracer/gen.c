@@ -1,5 +1,6 @@
 /* gen.c - a policy from traces (see gen.h). */
 #include "gen.h"
+#include "../import/source.h"
 
 #include <arpa/inet.h>
 #include <ctype.h>
@@ -425,17 +426,6 @@ static void collapse_level(strset *s, unsigned T, bool deep, const strset *block
 
 /* ---- the policy text ---- */
 
-static void put_string(buf *b, const char *s)
-{
-	buf_puts(b, "\"");
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			buf_puts(b, "\\");
-		buf_put(b, s, 1);
-	}
-	buf_puts(b, "\"");
-}
-
 static bool result_ok(const gen_opts *o, const char *res, bool connect)
 {
 	/* A non-blocking connect in progress is a connect that was allowed. */
@@ -782,7 +772,7 @@ static void gen_files(const gen_ctx *c, const gen_opts *o, tr_rec **v, size_t n,
 		if (!sys && !o->literal_cwd)
 			continue;
 		buf_puts(out, "  # Working directory ");
-		put_string(out, cwd[i]);
+		src_string(out, cwd[i]);
 		buf_printf(out, ": paths under it kept as recorded (%s).\n",
 			   sys ? "a system directory, or too shallow, for its contents to be the "
 				 "command's data" : "--literal-cwd");
@@ -834,7 +824,7 @@ static void gen_files(const gen_ctx *c, const gen_opts *o, tr_rec **v, size_t n,
 				buf d;
 				buf_init(&d);
 				buf_puts(&d, "  deny file ");
-				put_string(&d, without[p].v[i]);
+				src_string(&d, without[p].v[i]);
 				buf_printf(&d, " %s;\n", file_perms[p]);
 				ss_add(&denies, buf_cstr(&d));
 			}
@@ -848,7 +838,7 @@ static void gen_files(const gen_ctx *c, const gen_opts *o, tr_rec **v, size_t n,
 		if (!cwd_used[i])
 			continue;
 		buf_puts(out, "  # Working directory ");
-		put_string(out, cwd[i]);
+		src_string(out, cwd[i]);
 		buf_puts(out, ": the command's data; what it reached there is allowed as DIR/** "
 			 "with the permissions every file there was seen with (another run works "
 			 "on other files; --literal-cwd keeps the paths).\n");
@@ -862,7 +852,7 @@ static void gen_files(const gen_ctx *c, const gen_opts *o, tr_rec **v, size_t n,
 			perms |= 1u << atoi(all.v[j] + gl + 1);
 		*sep = 0;
 		buf_puts(out, "  allow file ");
-		put_string(out, all.v[i]);
+		src_string(out, all.v[i]);
 		const char *comma = " ";
 		for (int p = 0; p < NPERM; p++)
 			if (perms & (1u << p)) {
@@ -893,7 +883,7 @@ static void gen_execs(const gen_ctx *c, const gen_opts *o, tr_rec **v, size_t n,
 			continue;
 		char *g = gen_generalize_path(v[i]->f[0], false);
 		buf_puts(out, "  allow exec ");
-		put_string(out, g);
+		src_string(out, g);
 		buf_puts(out, ";\n");
 		free(g);
 	}
@@ -989,7 +979,7 @@ static void gen_mounts(const gen_ctx *c, const gen_opts *o, tr_rec **v, size_t n
 		if (ev.u.mount.target) {
 			char *g = gen_generalize_path(tgt, false);
 			buf_puts(out, " on ");
-			put_string(out, g);
+			src_string(out, g);
 			free(g);
 		}
 		buf_puts(out, ";\n");
@@ -1027,8 +1017,7 @@ static void gen_header(const trace *t, tr_rec **v, size_t n, buf *out)
 		    !strcmp(v[i]->f[0], "exit")) {
 			/* Keep the comment on one line whatever the command holds. */
 			buf_printf(out, "# %s: ", v[i]->f[0]);
-			for (const char *p = v[i]->f[1]; *p; p++)
-				buf_put(out, (unsigned char)*p < ' ' ? "?" : p, 1);
+			src_comment(out, v[i]->f[1]);
 			buf_printf(out, " (%llu)\n", (unsigned long long)v[i]->count);
 		}
 	}

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "compiler/compile.h"
-#include "compiler/import_oci.h"
-#include "compiler/import_varmor.h"
+#include "import/import_oci.h"
+#include "import/import_varmor.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -2,7 +2,7 @@
  * seccomp profile.
  *
  * The reference is the filter libseccomp builds straight from the JSON, as
- * runc does (a loader written here, independent of compiler/import_oci.c:
+ * runc does (a loader written here, independent of import/import_oci.c:
  * seccomp_init(defaultAction), one seccomp_rule_add per name and entry,
  * runc's one-rule-per-condition fallback for repeated argument indexes),
  * exported to BPF and run by a small cBPF interpreter below. runc's ENOSYS
@@ -39,7 +39,7 @@
 #include <yaml.h>
 
 #include "compiler/compile.h"
-#include "compiler/import_oci.h"
+#include "import/import_oci.h"
 #include "compiler/syscalls.h"
 #include "backends/backend.h"
 

@@ -24,7 +24,7 @@
 #include "bpf_interp.h"
 #include "compiler/compile.h"
 #include "backends/seccomp/seccomp.h"
-#include "compiler/import_oci.h"
+#include "import/import_oci.h"
 #include "tracer/sysmix.h"
 
 static const char *pol =

@@ -3,8 +3,9 @@
  * key and value, with marks for errors), then evaluate each entry for the
  * target and print statements. */
 #include "import_oci.h"
-#include "consts.h"
-#include "syscalls.h"
+#include "source.h"
+#include "../compiler/consts.h"
+#include "../compiler/syscalls.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -600,7 +601,8 @@ static void emit_entry(const target *t, const entry *e, size_t idx, buf *out)
 {
 	char why[160];
 	const char *skip = skip_reason(t, e, why, sizeof why);
-	buf_printf(out, "\n\t# %s[%zu] (line %d): %s", t->label, idx, e->line, e->a.text);
+	buf_printf(out, "\n\t# %s[%zu] (line %d): ", t->label, idx, e->line);
+	src_comment(out, e->a.text);
 	if (e->a.kind == ACT_ERRNO)
 		buf_printf(out, " %d", e->a.err);
 	if (skip) {
@@ -692,11 +694,9 @@ static bool valid_name(const char *s)
 	return true;
 }
 
-static void emit_header(const target *t, const char *path, const char *name, const act *def,
-			buf *out)
+static void emit_header(const target *t, const src_file *f, const act *def, buf *out)
 {
-	const char *b = strrchr(path, '/');
-	buf_printf(out, "# Imported by polc import from %s (sha256 %s).\n", b ? b + 1 : path, name);
+	src_import_header(out, NULL, f);
 	buf_puts(out, "# Evaluated for: arch ");
 	buf_puts(out, ir_arch_name(t->o->host));
 	buf_printf(out, ", kernel %d.%d, caps", t->kmaj, t->kmin);
@@ -704,7 +704,8 @@ static void emit_header(const target *t, const char *path, const char *name, con
 		buf_printf(out, "%s%s", i ? "," : " ", t->caps.v[i]);
 	if (!t->caps.n)
 		buf_puts(out, " (none)");
-	buf_printf(out, ".\n# defaultAction %s", def->text);
+	buf_puts(out, ".\n# defaultAction ");
+	src_comment(out, def->text);
 	if (def->kind == ACT_ERRNO)
 		buf_printf(out, " (errno %d)", def->err);
 	buf_puts(out, "; polc fails syscalls unknown to its table with ENOSYS under a deny default,\n"
@@ -749,9 +750,7 @@ static int emit(reader *r, target *t, const char *path, const import_opts *o, to
 		rc = -1;
 	}
 	if (rc == 0) {
-		char hash[65];
-		sha256_hex(r->f->text, r->f->len, hash);
-		emit_header(t, path, hash, &def, out);
+		emit_header(t, r->f, &def, out);
 		buf_printf(out, "policy %s {\n", name);
 		buf_puts(out, "\tarch");
 		for (int a = 0, k = 0; a < IR_NARCH; a++)
@@ -771,8 +770,9 @@ static int emit(reader *r, target *t, const char *path, const import_opts *o, to
 	return rc;
 }
 
-static int import_src(src_file *f, const import_opts *o, diag_ctx *d, buf *out)
+static int import_src(src_file *f, const void *opts, diag_ctx *d, buf *out)
 {
+	const import_opts *o = opts;
 	reader r;
 	memset(&r, 0, sizeof r);
 	r.d = d;
@@ -810,26 +810,15 @@ static int import_src(src_file *f, const import_opts *o, diag_ctx *d, buf *out)
 	return rc;
 }
 
-static int import_done(src_file *f, const import_opts *o, diag_ctx *d, buf *out)
-{
-	if (!f)
-		return -1;
-	size_t before = out->len;
-	int rc = import_src(f, o, d, out);
-	if (rc < 0)
-		out->len = before;
-	return rc;
-}
-
 int import_oci_text(const char *path, const char *text, size_t len, const import_opts *o,
 		    diag_ctx *d, buf *out)
 {
-	return import_done(diag_add_text(d, path, text, len, false), o, d, out);
+	return src_import(diag_add_text(d, path, text, len, false), import_src, o, d, out);
 }
 
 int import_oci_file(const char *path, const import_opts *o, diag_ctx *d, buf *out)
 {
-	return import_done(diag_read_file(d, path, src_loc_none()), o, d, out);
+	return src_import(diag_read_file(d, path, src_loc_none()), import_src, o, d, out);
 }
 
 int import_oci_syscalls(yaml_document_t *doc, yaml_node_t *list, src_file *f,

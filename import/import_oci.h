@@ -20,7 +20,7 @@
 #ifndef POLC_IMPORT_OCI_H
 #define POLC_IMPORT_OCI_H
 
-#include "ir.h"
+#include "../compiler/ir.h"
 #include "../base/util.h"
 
 typedef struct {

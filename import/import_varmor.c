@@ -10,9 +10,10 @@
  * as strings, spec.policy.privileged).
  */
 #include "import_varmor.h"
-#include "compile.h"
-#include "consts.h"
-#include "glob.h"
+#include "source.h"
+#include "../compiler/compile.h"
+#include "../compiler/consts.h"
+#include "../compiler/glob.h"
 
 #include <arpa/inet.h>
 #include <ctype.h>
@@ -186,23 +187,11 @@ static bool want_bool(vr *r, yaml_node_t *n, const char *what, bool *out)
 
 /* ---- output ---- */
 
-static void put_string(buf *b, const char *s)
-{
-	buf_puts(b, "\"");
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			buf_put(b, "\\", 1);
-		buf_put(b, s, 1);
-	}
-	buf_puts(b, "\"");
-}
-
 /* A comment line naming a rule's origin; only printable ASCII of `what`. */
 static void comment(vr *r, const char *what, int line)
 {
 	buf_puts(&r->body, "\n\t# ");
-	for (const char *c = what; *c; c++)
-		buf_put(&r->body, isprint((unsigned char)*c) ? c : "?", 1);
+	src_comment(&r->body, what);
 	buf_printf(&r->body, " (line %d)\n", line);
 }
 
@@ -221,8 +210,7 @@ static void unmapped(vr *r, src_loc l, const char *what, const char *fmt, ...)
 		diag_warn(r->d, l, "%s not imported: %s", what, why);
 		char *line = xasprintf("not imported (line %d): %s: %s", l.line, what, why);
 		buf_puts(&r->body, "\t# ");
-		for (const char *c = line; *c; c++)
-			buf_put(&r->body, isprint((unsigned char)*c) ? c : "?", 1);
+		src_comment(&r->body, line);
 		buf_puts(&r->body, "\n");
 		free(line);
 	} else {
@@ -572,13 +560,13 @@ static const char *aa_file(aa_rule *a, char **w, size_t n)
 		return why;
 	if (pm & ~IR_PERM_EXEC) {
 		buf_printf(&a->out, "\t%s file ", a->act);
-		put_string(&a->out, g);
+		src_string(&a->out, g);
 		put_perms(&a->out, pm & ~IR_PERM_EXEC);
 		buf_puts(&a->out, ";\n");
 	}
 	if (pm & IR_PERM_EXEC) {
 		buf_printf(&a->out, "\t%s exec ", a->act);
-		put_string(&a->out, g);
+		src_string(&a->out, g);
 		buf_puts(&a->out, ";\n");
 	}
 	free(g);
@@ -687,7 +675,7 @@ static const char *aa_mount(aa_rule *a, char **w, size_t n)
 			buf_printf(&a->out, " fstype %s", buf_cstr(&fs));
 		if (g) {
 			buf_puts(&a->out, " on ");
-			put_string(&a->out, g);
+			src_string(&a->out, g);
 		}
 		buf_puts(&a->out, ";\n");
 	}
@@ -707,7 +695,7 @@ static const char *aa_umount(aa_rule *a, const char *kind, char **w, size_t n)
 	buf_printf(&a->out, "\t%s %s", a->act, kind);
 	if (g) {
 		buf_puts(&a->out, " on ");
-		put_string(&a->out, g);
+		src_string(&a->out, g);
 	}
 	buf_puts(&a->out, ";\n");
 	free(g);
@@ -964,18 +952,18 @@ static void bpf_files(vr *r, yaml_node_t *list, bool processes)
 					 "permission");
 			} else {
 				buf_printf(&r->body, "\t%s exec ", r->verb);
-				put_string(&r->body, g);
+				src_string(&r->body, g);
 				buf_puts(&r->body, ";\n");
 			}
 		} else {
 			if (pm & ~IR_PERM_EXEC) {
 				buf_printf(&r->body, "\t%s file ", r->verb);
-				put_string(&r->body, g);
+				src_string(&r->body, g);
 				put_perms(&r->body, pm & ~IR_PERM_EXEC);
 				buf_puts(&r->body, pm & IR_PERM_EXEC ? ", exec;\n" : ";\n");
 			} else {
 				buf_printf(&r->body, "\t%s file ", r->verb);
-				put_string(&r->body, g);
+				src_string(&r->body, g);
 				buf_puts(&r->body, " exec;\n");
 			}
 		}
@@ -1378,33 +1366,21 @@ typedef struct {
 	bool allow_violations, audit_violations;
 } facts;
 
-/* Text from the YAML inside a comment line: printable ASCII only, so that
- * no newline or control byte can end the comment. */
-static void put_text(buf *out, const char *s)
-{
-	for (; *s; s++)
-		buf_put(out, isprint((unsigned char)*s) ? s : "?", 1);
-}
-
 static void write_policy(vr *r, const facts *fc, buf *out)
 {
-	char hash[65];
-	sha256_hex(r->f->text, r->f->len, hash);
-	const char *b = strrchr(r->f->path, '/');
-	buf_puts(out, "# Imported by polc import --from varmor from ");
-	put_text(out, b ? b + 1 : r->f->path);
-	buf_printf(out, " (sha256 %s).\n# ", hash);
-	put_text(out, fc->kind);
+	src_import_header(out, "--from varmor", r->f);
+	buf_puts(out, "# ");
+	src_comment(out, fc->kind);
 	buf_puts(out, " ");
 	if (fc->ns) {
-		put_text(out, fc->ns);
+		src_comment(out, fc->ns);
 		buf_puts(out, "/");
 	}
-	put_text(out, fc->name);
+	src_comment(out, fc->name);
 	buf_puts(out, ": enforcer ");
-	put_text(out, fc->enforcer ? fc->enforcer : "(none)");
+	src_comment(out, fc->enforcer ? fc->enforcer : "(none)");
 	buf_puts(out, ", mode ");
-	put_text(out, fc->mode);
+	src_comment(out, fc->mode);
 	buf_printf(out, "%s.\n", r->privileged ? ", privileged" : "");
 	buf_puts(out, "# vArmor applies a built-in rule only with the enforcers that implement it;\n"
 		      "# polc's rule of the same name holds on every target that can enforce it\n"
@@ -1560,8 +1536,9 @@ static int import_doc(src_file *f, const varmor_opts *o, diag_ctx *d, yaml_docum
 }
 
 /* Every document of the stream: each vArmor policy becomes a polc policy. */
-static int import_src(src_file *f, const varmor_opts *o, diag_ctx *d, buf *out)
+static int import_src(src_file *f, const void *opts, diag_ctx *d, buf *out)
 {
+	const varmor_opts *o = opts;
 	yaml_parser_t p;
 	yaml_parser_initialize(&p);
 	yaml_parser_set_input_string(&p, (const unsigned char *)f->text, f->len);
@@ -1609,24 +1586,13 @@ static int import_src(src_file *f, const varmor_opts *o, diag_ctx *d, buf *out)
 	return rc;
 }
 
-static int import_done(src_file *f, const varmor_opts *o, diag_ctx *d, buf *out)
-{
-	if (!f)
-		return -1;
-	size_t before = out->len;
-	int rc = import_src(f, o, d, out);
-	if (rc < 0)
-		out->len = before;
-	return rc;
-}
-
 int import_varmor_text(const char *path, const char *text, size_t len, const varmor_opts *o,
 		       diag_ctx *d, buf *out)
 {
-	return import_done(diag_add_text(d, path, text, len, false), o, d, out);
+	return src_import(diag_add_text(d, path, text, len, false), import_src, o, d, out);
 }
 
 int import_varmor_file(const char *path, const varmor_opts *o, diag_ctx *d, buf *out)
 {
-	return import_done(diag_read_file(d, path, src_loc_none()), o, d, out);
+	return src_import(diag_read_file(d, path, src_loc_none()), import_src, o, d, out);
 }
