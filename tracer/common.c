@@ -12,7 +12,7 @@
 #include <limits.h>
 #include <sys/socket.h>
 #include <netinet/in.h>
-#include <sys/syscall.h>
+#include "gen/sysnr.h"     /* the numbers decoded by (tools/gen-sysnr.c) */
 #include <sys/wait.h>
 
 volatile sig_atomic_t tracer_stop_requested;
@@ -217,7 +217,7 @@ const char *tracer_type_name(int fam, int type, int proto)
 const char *tracer_implied_cap(long nr)
 {
 	switch (nr) {
-#define SE_CAP(n, cap) case __NR_##n: return #cap;
+#define SE_CAP(n, cap) case POLC_NR_##n: return #cap;
 #include "sysevents.def"
 	default: return NULL;
 	}

@@ -14,7 +14,7 @@
 #include <bpf/bpf_core_read.h>
 #include <bpf/bpf_tracing.h>
 #include "tracer/trace_bpf.h"
-#include "sysnr.h"          /* __NR_* from <sys/syscall.h> (tracer/tracer.mk) */
+#include "gen/sysnr.h"      /* POLC_NR_*: libseccomp's numbers (tools/gen-sysnr.c) */
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -404,31 +404,31 @@ static __always_inline void decode(struct tb_scratch *s, long nr, unsigned long 
 	int d0 = (int)a[0];
 	switch (nr) {
 #define SE_PATH(n, perm, dfd, pa, fol, fa) \
-	case __NR_##n: path_ev(TBP_##perm##_, dfd, pa, fol, fa, a); break;
+	case POLC_NR_##n: path_ev(TBP_##perm##_, dfd, pa, fol, fa, a); break;
 #define SE_PATH2(n, d1, p1, d2, p2) \
-	case __NR_##n: path_ev(TBP_WRITE, d1, p1, 0, -1, a); \
+	case POLC_NR_##n: path_ev(TBP_WRITE, d1, p1, 0, -1, a); \
 		       path_ev(TBP_WRITE, d2, p2, 0, -1, a); break;
 #include "tracer/sysevents.def"
-	case __NR_open: file_ev_g(open_perm(a[1]), AT_FDCWD_, a[0], 0); break;
-	case __NR_creat: file_ev_g(TBP_WRITE | TBP_FOLLOW, AT_FDCWD_, a[0], 0); break;
-	case __NR_openat: file_ev_g(open_perm(a[2]), d0, a[1], 0); break;
-	case __NR_openat2: {
+	case POLC_NR_open: file_ev_g(open_perm(a[1]), AT_FDCWD_, a[0], 0); break;
+	case POLC_NR_creat: file_ev_g(TBP_WRITE | TBP_FOLLOW, AT_FDCWD_, a[0], 0); break;
+	case POLC_NR_openat: file_ev_g(open_perm(a[2]), d0, a[1], 0); break;
+	case POLC_NR_openat2: {
 		__u64 fl = 0;
 		bpf_probe_read_user(&fl, 8, (void *)a[2]);
 		file_ev_g(open_perm(fl), d0, a[1], 0);
 		break;
 	}
-	case __NR_execve: exec_ev_g(AT_FDCWD_, a[0], 0); break;
-	case __NR_execveat: exec_ev_g(d0, a[1], 1); break;
-	case __NR_mmap:
-	case __NR_flock: {
-		int fd = nr == __NR_mmap ? (int)a[4] : d0;
-		if (nr == __NR_mmap && (!(a[2] & PROT_EXEC_) || fd < 0))
+	case POLC_NR_execve: exec_ev_g(AT_FDCWD_, a[0], 0); break;
+	case POLC_NR_execveat: exec_ev_g(d0, a[1], 1); break;
+	case POLC_NR_mmap:
+	case POLC_NR_flock: {
+		int fd = nr == POLC_NR_mmap ? (int)a[4] : d0;
+		if (nr == POLC_NR_mmap && (!(a[2] & PROT_EXEC_) || fd < 0))
 			break;
-		fd_ev_g((nr == __NR_mmap ? TBP_MMAP : TBP_LOCK) | TBP_FOLLOW, fd);
+		fd_ev_g((nr == POLC_NR_mmap ? TBP_MMAP : TBP_LOCK) | TBP_FOLLOW, fd);
 		break;
 	}
-	case __NR_socket: {
+	case POLC_NR_socket: {
 		struct tb_key *k = new_key(&s->in, TB_NET, TBN_CREATE);
 		if (k) {
 			k->family = a[0];
@@ -437,21 +437,21 @@ static __always_inline void decode(struct tb_scratch *s, long nr, unsigned long 
 		}
 		break;
 	}
-	case __NR_bind: net_ev_g(TBN_BIND, d0, a[1], a[2]); break;
-	case __NR_connect: net_ev_g(TBN_CONNECT, d0, a[1], a[2]); break;
-	case __NR_listen: net_ev_g(TBN_LISTEN, d0, 0, 0); break;
-	case __NR_accept: case __NR_accept4: net_ev_g(TBN_ACCEPT, d0, 0, 0); break;
-	case __NR_sendto:
+	case POLC_NR_bind: net_ev_g(TBN_BIND, d0, a[1], a[2]); break;
+	case POLC_NR_connect: net_ev_g(TBN_CONNECT, d0, a[1], a[2]); break;
+	case POLC_NR_listen: net_ev_g(TBN_LISTEN, d0, 0, 0); break;
+	case POLC_NR_accept: case POLC_NR_accept4: net_ev_g(TBN_ACCEPT, d0, 0, 0); break;
+	case POLC_NR_sendto:
 		if (a[4])
 			net_ev_g(TBN_SEND, d0, a[4], a[5]);
 		break;
-	case __NR_mount: mount_ev_g(TBM_MOUNT, a[1], a[2]); break;
-	case __NR_umount2: mount_ev_g(TBM_UMOUNT, a[0], 0); break;
-	case __NR_pivot_root: mount_ev_g(TBM_PIVOT, a[0], 0); break;
+	case POLC_NR_mount: mount_ev_g(TBM_MOUNT, a[1], a[2]); break;
+	case POLC_NR_umount2: mount_ev_g(TBM_UMOUNT, a[0], 0); break;
+	case POLC_NR_pivot_root: mount_ev_g(TBM_PIVOT, a[0], 0); break;
 	default: break;
 	}
 	switch (nr) {
-#define SE_CAP(n, cap) case __NR_##n:
+#define SE_CAP(n, cap) case POLC_NR_##n:
 #include "tracer/sysevents.def"
 		cap_ev_g(nr);
 		break;

@@ -25,6 +25,7 @@
 #include <sys/ptrace.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
+#include "gen/sysnr.h"     /* the numbers decoded by (tools/gen-sysnr.c) */
 #include <sys/time.h>
 #include <sys/uio.h>
 #include <sys/un.h>
@@ -361,17 +362,17 @@ static bool decode(thread *t, int nr, const uint64_t *a)
 	p->nr = nr;
 	memcpy(p->args, a, sizeof p->args);
 	switch (nr) {
-	case SYS_open: dec_open(p, tid, at, a[0], a[1]); break;
-	case SYS_creat: dec_open(p, tid, at, a[0], O_CREAT | O_WRONLY | O_TRUNC); break;
-	case SYS_openat: dec_open(p, tid, sys_arg_int(a[0]), a[1], a[2]); break;
-	case SYS_openat2: {
+	case POLC_NR_open: dec_open(p, tid, at, a[0], a[1]); break;
+	case POLC_NR_creat: dec_open(p, tid, at, a[0], O_CREAT | O_WRONLY | O_TRUNC); break;
+	case POLC_NR_openat: dec_open(p, tid, sys_arg_int(a[0]), a[1], a[2]); break;
+	case POLC_NR_openat2: {
 		uint64_t flags = 0;
 		read_mem(tid, a[2], &flags, sizeof flags);
 		dec_open(p, tid, sys_arg_int(a[0]), a[1], flags);
 		break;
 	}
-	case SYS_execve: case SYS_execveat: {
-		bool isat = nr == SYS_execveat;
+	case POLC_NR_execve: case POLC_NR_execveat: {
+		bool isat = nr == POLC_NR_execveat;
 		char *s = read_string(tid, isat ? a[1] : a[0]);
 		int dfd = isat ? sys_arg_int(a[0]) : at;
 		char *r = (isat && s && !*s) ? fd_path(tid, dfd) : resolve(tid, dfd, s, true);
@@ -381,33 +382,33 @@ static bool decode(thread *t, int nr, const uint64_t *a)
 		break;
 	}
 #define SE_PATH(n, perm, dfd, pa, fol, fa) \
-	case __NR_##n: se_path(p, tid, a, dfd, pa, fol, fa, SEP_##perm); break;
+	case POLC_NR_##n: se_path(p, tid, a, dfd, pa, fol, fa, SEP_##perm); break;
 #define SE_PATH2(n, d1, p1, d2, p2) \
-	case __NR_##n: se_path(p, tid, a, d1, p1, 0, -1, "write"); \
+	case POLC_NR_##n: se_path(p, tid, a, d1, p1, 0, -1, "write"); \
 		       se_path(p, tid, a, d2, p2, 0, -1, "write"); break;
 #include "sysevents.def"
-	case SYS_mmap:
+	case POLC_NR_mmap:
 		if ((a[2] & PROT_EXEC) && sys_arg_int(a[4]) >= 0) {
 			p->kind = P_FD;
 			add_path(p, fd_path(tid, sys_arg_int(a[4])), "mmap", NULL);
 		}
 		break;
-	case SYS_flock:
+	case POLC_NR_flock:
 		p->kind = P_FD;
 		add_path(p, fd_path(tid, sys_arg_int(a[0])), "lock", NULL);
 		break;
-	case SYS_socket: dec_net(p, tid, "create", 0, 0); break;
-	case SYS_bind: dec_net(p, tid, "bind", a[1], a[2]); break;
-	case SYS_connect: dec_net(p, tid, "connect", a[1], a[2]); break;
-	case SYS_listen: dec_net(p, tid, "listen", 0, 0); break;
-	case SYS_accept: case SYS_accept4: dec_net(p, tid, "accept", 0, 0); break;
-	case SYS_sendto:
+	case POLC_NR_socket: dec_net(p, tid, "create", 0, 0); break;
+	case POLC_NR_bind: dec_net(p, tid, "bind", a[1], a[2]); break;
+	case POLC_NR_connect: dec_net(p, tid, "connect", a[1], a[2]); break;
+	case POLC_NR_listen: dec_net(p, tid, "listen", 0, 0); break;
+	case POLC_NR_accept: case POLC_NR_accept4: dec_net(p, tid, "accept", 0, 0); break;
+	case POLC_NR_sendto:
 		if (a[4])
 			dec_net(p, tid, "send", a[4], a[5]);
 		break;
-	case SYS_mount: dec_mount(p, tid, "mount", a[0], a[2], a[1]); break;
-	case SYS_umount2: dec_mount(p, tid, "umount", 0, 0, a[0]); break;
-	case SYS_pivot_root: dec_mount(p, tid, "pivot_root", a[0], 0, a[1]); break;
+	case POLC_NR_mount: dec_mount(p, tid, "mount", a[0], a[2], a[1]); break;
+	case POLC_NR_umount2: dec_mount(p, tid, "umount", 0, 0, a[0]); break;
+	case POLC_NR_pivot_root: dec_mount(p, tid, "pivot_root", a[0], 0, a[1]); break;
 	default: break;
 	}
 	if (!p->cap)

@@ -12,15 +12,16 @@ $(BUILD)/tracer/vmlinux.h:
 	@mkdir -p $(dir $@)
 	$(BPFTOOL) btf dump file $(VMLINUX_BTF) format c > $@.tmp && mv $@.tmp $@
 
-# Syscall numbers for the BPF program, from the system headers (the same
-# numbers <sys/syscall.h> gives the C recorders), not typed by hand.
-$(BUILD)/tracer/sysnr.h:
-	@mkdir -p $(dir $@)
-	echo '#include <sys/syscall.h>' | $(CC) -E -dM - | grep '^#define __NR_' > $@.tmp && mv $@.tmp $@
+# Syscall numbers for both recorders, generated from libseccomp's table by
+# a program run on the build host (tools/gen-sysnr.c), never typed by hand.
+$(BUILD)/gen/sysnr.h: tools/gen-sysnr.c | $(BUILD)/.dirs
+	$(CC) -O1 -o $(BUILD)/gen/gen-sysnr $< -lseccomp
+	$(BUILD)/gen/gen-sysnr > $@.tmp && mv $@.tmp $@
+$(BUILD)/tracer/ptrace.o $(BUILD)/tracer/common.o: $(BUILD)/gen/sysnr.h
 
 $(TRACER_BPF_OBJ): tracer/polc_trace.bpf.c tracer/trace_bpf.h tracer/sysevents.def \
-		$(BUILD)/tracer/vmlinux.h $(BUILD)/tracer/sysnr.h
-	$(CLANG) -g -O2 -target bpf -D__TARGET_ARCH_x86 -I$(BUILD)/tracer -I. -c $< -o $@
+		$(BUILD)/tracer/vmlinux.h $(BUILD)/gen/sysnr.h
+	$(CLANG) -g -O2 -target bpf -D__TARGET_ARCH_x86 -I$(BUILD)/tracer -I$(BUILD) -I. -c $< -o $@
 
 $(TRACER_SKEL): $(TRACER_BPF_OBJ)
 	$(BPFTOOL) gen skeleton $< name polc_trace > $@.tmp && mv $@.tmp $@
