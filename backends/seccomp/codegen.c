@@ -618,6 +618,66 @@ static int tree(cg *g, const cg_range *r, const double *pw, size_t n)
 	return l;
 }
 
+/* Largest range count given the optimal tree (its tables are n^2). */
+#define OPT_TREE_MAX 1536
+
+/* Emit the tree whose splits are in root (see tree_opt) over r[i..j). */
+static int tree_emit(cg *g, const cg_range *r, const uint32_t *root, size_t n1, size_t i,
+		     size_t j)
+{
+	if (j - i == 1)
+		return r[i].leaf;
+	int l = label_new(g);
+	label_bind(g, l);
+	size_t k = root[i * n1 + j];
+	size_t at = put(g, BPF_JMP | BPF_JGE | BPF_K, r[k].lo, -1, -1);
+	int left = tree_emit(g, r, root, n1, i, k);
+	int right = tree_emit(g, r, root, n1, k, j);
+	g->v[at].jt = right;
+	g->v[at].jf = left;
+	return l;
+}
+
+/* The search tree over r[0..n) with the least weighted number of jge tests
+ * (weights: prefix sums pw, as tree() takes them): an optimal alphabetic
+ * tree by Knuth's dynamic programme, O(n^2) (the best split of [i, j) lies
+ * between those of [i, j-1) and [i+1, j)). The weight-balanced tree above
+ * only approximates it; on the PostgreSQL mix the difference is a whole
+ * instruction per syscall. Larger inputs fall back to tree(). */
+static int tree_opt(cg *g, const cg_range *r, const double *pw, size_t n)
+{
+	if (n > OPT_TREE_MAX)
+		return tree(g, r, pw, n);
+	size_t n1 = n + 1;
+	double *c = xcalloc(n1 * n1, sizeof *c);
+	uint32_t *root = xcalloc(n1 * n1, sizeof *root);
+	for (size_t i = 0; i < n; i++)
+		root[i * n1 + i + 1] = (uint32_t)i + 1;
+	for (size_t len = 2; len <= n; len++)
+		for (size_t i = 0, j = len; j <= n; i++, j++) {
+			size_t lo = root[i * n1 + j - 1], hi = root[(i + 1) * n1 + j];
+			if (lo < i + 1)
+				lo = i + 1;
+			if (hi > j - 1 || hi < lo)
+				hi = j - 1;
+			double best = -1;
+			size_t bk = lo;
+			for (size_t k = lo; k <= hi; k++) {
+				double v = c[i * n1 + k] + c[k * n1 + j];
+				if (best < 0 || v < best) {
+					best = v;
+					bk = k;
+				}
+			}
+			c[i * n1 + j] = best + (pw[j] - pw[i]);
+			root[i * n1 + j] = (uint32_t)bk;
+		}
+	int l = tree_emit(g, r, root, n1, 0, n);
+	free(c);
+	free(root);
+	return l;
+}
+
 /* Prefix sums of the ranges' weights: MIX_SHARE from the mix (the calls
  * that fall in the range, of this audit arch), the rest uniform: a range
  * of weight at least (1 - MIX_SHARE) / n sits at depth at most
@@ -758,7 +818,7 @@ static int nr_block(cg *g, gen *x, bool i386, const sys_freq *hot, size_t nhot)
 		ja(g, r.v[0].leaf);
 	} else {
 		double *pw = ranges_weigh(&r, i386, x->mix, x->nmix);
-		tree(g, r.v, pw, r.n);
+		tree_opt(g, r.v, pw, r.n);
 		free(pw);
 	}
 	free(r.v);
