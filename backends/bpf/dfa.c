@@ -138,6 +138,29 @@ static void in_rehash(interner *in)
 	in->tcap = tcap;
 }
 
+/* Room for n vectors of `words` words each, so that filling it neither
+ * rehashes nor moves the pool. */
+static void in_reserve(interner *in, size_t n, size_t words)
+{
+	xgrow(&in->pool, &in->pcap, n * words + 1, sizeof *in->pool);
+	xgrow(&in->off, &in->cap, n + 1, sizeof *in->off);
+	in->len = xrealloc(in->len, in->cap * sizeof *in->len);
+	size_t tcap = 1024;
+	while (tcap < 2 * (n + 1))
+		tcap *= 2;
+	if (tcap > in->tcap) {
+		free(in->tab);
+		in->tab = xcalloc(tcap, sizeof *in->tab);
+		in->tcap = tcap;
+		for (size_t id = 0; id < in->n; id++) {
+			size_t h = hash_words(in->pool + in->off[id], in->len[id]) & (tcap - 1);
+			while (in->tab[h])
+				h = (h + 1) & (tcap - 1);
+			in->tab[h] = (uint32_t)id + 1;
+		}
+	}
+}
+
 /* Returns the id of w; *added tells whether it is new. */
 static uint32_t in_put(interner *in, const uint32_t *w, size_t n, bool *added)
 {
@@ -158,8 +181,10 @@ static uint32_t in_put(interner *in, const uint32_t *w, size_t n, bool *added)
 	xgrow(&in->pool, &in->pcap, in->plen + n, sizeof *in->pool);
 	if (n)
 		memcpy(in->pool + in->plen, w, n * 4);
+	size_t cap = in->cap;
 	xgrow(&in->off, &in->cap, in->n + 1, sizeof *in->off);
-	in->len = xrealloc(in->len, in->cap * sizeof *in->len);
+	if (in->cap != cap || !in->len)
+		in->len = xrealloc(in->len, in->cap * sizeof *in->len);
 	in->off[in->n] = (uint32_t)in->plen;
 	in->len[in->n] = (uint32_t)n;
 	in->plen += n;
@@ -178,6 +203,9 @@ typedef struct {
 	uint32_t *base;         /* per pattern */
 	uint32_t *pat;          /* per position: pattern */
 	uint32_t npos;
+	int16_t *litb;          /* per position: the one byte its token takes, -1
+	                           (a set or "many": tried for every class) or -2
+	                           (a pattern's end) */
 	uint32_t *stamp, gen;   /* dedup while building one set */
 	uint32_t *set;
 	size_t nset, capset;
@@ -241,10 +269,19 @@ static void byte_classes(const dfa_patset *ps, uint8_t cls[256], uint32_t *ncls)
 	size_t total = 1;
 	for (size_t i = 0; i < ps->n; i++)
 		total += ps->v[i].ntok;
+	/* Refining by a set already seen changes nothing: each distinct set
+	 * once (most tokens of a large policy are the same few literals). */
+	interner seen = { 0 };
 	for (size_t i = 0; i <= ps->n && n < 256; i++) {
 		size_t nt = i < ps->n ? ps->v[i].ntok : 1;
 		for (size_t t = 0; t < nt && n < 256; t++) {
 			const uint8_t *set = i < ps->n ? ps->v[i].tok[t].set : slash;
+			uint32_t w[8];
+			memcpy(w, set, sizeof w);
+			bool added;
+			in_put(&seen, w, 8, &added);
+			if (!added)
+				continue;
 			int remap[512];
 			memset(remap, -1, sizeof remap);
 			uint32_t m = 0;
@@ -260,6 +297,7 @@ static void byte_classes(const dfa_patset *ps, uint8_t cls[256], uint32_t *ncls)
 		}
 	}
 	(void)total;
+	in_free(&seen);
 	*ncls = n;
 }
 
@@ -312,23 +350,51 @@ static const char *determinize(nfa *a, const uint8_t cls[256], uint32_t ncls,
 	xqsort(a->set, a->nset, 4, cmp_u32);
 	in_put(&sets, a->set, a->nset, NULL);
 	const char *err = NULL;
+	/* A state's positions whose token takes one byte go to that byte's
+	 * class only; the rest are tried for every class. Stepping every
+	 * position on every class cost (positions x classes) per state. */
+	uint32_t *start = xmalloc((ncls + 1) * sizeof *start);
+	uint32_t *bucket = NULL, *wild = NULL;
+	size_t bcap = 0, wcap = 0;
 	for (uint32_t s = 0; s < sets.n; s++) {
 		if (sets.n > max_states) {
 			err = "path DFA too large (more states than the limit)";
 			break;
 		}
 		xgrow(&r->trans, &tcap, (size_t)(s + 1) * ncls, sizeof *r->trans);
+		size_t n, nwild = 0;
+		const uint32_t *cur = in_get(&sets, s, &n);
+		xgrow(&bucket, &bcap, n, sizeof *bucket);
+		xgrow(&wild, &wcap, n, sizeof *wild);
+		memset(start, 0, (ncls + 1) * sizeof *start);
+		for (size_t i = 0; i < n; i++)
+			if (a->litb[cur[i]] >= 0)
+				start[cls[a->litb[cur[i]]] + 1]++;
+		for (uint32_t c = 0; c < ncls; c++)
+			start[c + 1] += start[c];
+		for (size_t i = 0; i < n; i++) {
+			int b = a->litb[cur[i]];
+			if (b >= 0)
+				bucket[start[cls[b]]++] = cur[i];
+			else if (b == -1)
+				wild[nwild++] = cur[i];
+		}
 		for (uint32_t c = 0; c < ncls; c++) {
-			size_t n;
-			const uint32_t *cur = in_get(&sets, s, &n);
+			cur = in_get(&sets, s, &n);   /* in_put may move the pool */
+			uint32_t lo = c ? start[c - 1] : 0, hi = start[c];
 			a->gen++;
 			a->nset = 0;
-			for (size_t i = 0; i < n; i++)
-				nfa_step(a, cur[i], rep[c]);
+			for (uint32_t i = lo; i < hi; i++)
+				nfa_step(a, bucket[i], rep[c]);
+			for (size_t i = 0; i < nwild; i++)
+				nfa_step(a, wild[i], rep[c]);
 			xqsort(a->set, a->nset, 4, cmp_u32);
 			r->trans[(size_t)s * ncls + c] = in_put(&sets, a->set, a->nset, NULL);
 		}
 	}
+	free(start);
+	free(bucket);
+	free(wild);
 	r->nstates = (uint32_t)sets.n;
 	r->ncls = ncls;
 	if (!err) {
@@ -357,6 +423,7 @@ static uint32_t *minimize(const raw_dfa *r, uint32_t *nparts)
 	in_free(&first);
 	for (;;) {
 		interner in = { 0 };
+		in_reserve(&in, n, m + 1);
 		uint32_t *next = xmalloc(n * sizeof *next);
 		for (uint32_t s = 0; s < n; s++) {
 			sig[0] = part[s];
@@ -462,6 +529,23 @@ const char *dfa_build(const dfa_patset *ps, uint32_t nchan, const uint32_t *defa
 		for (uint32_t i = 0; i < 2 * ps->v[k].ntok + 1; i++)
 			a.pat[a.base[k] + i] = (uint32_t)k;
 	a.stamp = xcalloc(a.npos + 1, sizeof *a.stamp);
+	a.litb = xmalloc((a.npos + 1) * sizeof *a.litb);
+	for (uint32_t i = 0; i <= a.npos; i++)
+		a.litb[i] = -1;
+	for (size_t k = 0; k < ps->n; k++) {
+		for (size_t t = 0; t < ps->v[k].ntok; t++) {
+			const dfa_tok *tk = &ps->v[k].tok[t];
+			int one = -1, count = 0;
+			for (unsigned i = 0; i < 32 && count < 2 && !tk->many; i++)
+				if (tk->set[i]) {
+					count += __builtin_popcount(tk->set[i]);
+					one = (int)(i * 8 + (unsigned)__builtin_ctz(tk->set[i]));
+				}
+			if (count == 1)
+				a.litb[a.base[k] + 2 * t] = (int16_t)one;
+		}
+		a.litb[a.base[k] + 2 * ps->v[k].ntok] = -2;   /* the end: steps nowhere */
+	}
 
 	byte_classes(ps, d->cls, &d->ncls);
 	interner ent = { 0 };
@@ -471,6 +555,7 @@ const char *dfa_build(const dfa_patset *ps, uint32_t nchan, const uint32_t *defa
 				      max_states, &ent, &r);
 	free(a.base);
 	free(a.pat);
+	free(a.litb);
 	free(a.stamp);
 	free(a.set);
 	if (err) {
