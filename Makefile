@@ -56,13 +56,8 @@ polc: $(POLC)
 -include tests/fuzz/fuzz.mk
 -include bench/bench.mk
 
-# The whole archive: weak stubs (cli/stubs.c, backends/backend.c) must lose
-# to every module's strong definition, which a plain archive link would not
-# pull in.
-WHOLE_LIB = -Wl,--whole-archive $(LIB) -Wl,--no-whole-archive
-
 $(POLC): $(BUILD)/cli/main.o $(LIB)
-	$(CC) $(LDFLAGS) -o $@ $(BUILD)/cli/main.o $(WHOLE_LIB) $(LDLIBS)
+	$(CC) $(LDFLAGS) -o $@ $(BUILD)/cli/main.o $(LIB) $(LDLIBS)
 
 $(LIB): $(LIB_OBJS)
 	@rm -f $@
@@ -104,7 +99,7 @@ $(BUILD)/gen/rules_embedded.c: $(RULE_FILES) compiler/gen-rules.sh | $(BUILD)/.d
 
 $(BUILD)/tests/%: tests/unit/%.c $(LIB) $(TEST_SUPPORT_OBJS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -Itests/unit -o $@ $< $(TEST_SUPPORT_OBJS) $(WHOLE_LIB) $(LDFLAGS) $(LDLIBS) -lcmocka
+	$(CC) $(CFLAGS) -Itests/unit -o $@ $< $(TEST_SUPPORT_OBJS) $(LIB) $(LDFLAGS) $(LDLIBS) -lcmocka
 
 # Workload programs for tests run confined (seccomp filters that deny mmap,
 # tracers): they are built without sanitizers, whose runtimes cannot live

@@ -81,6 +81,9 @@ typedef enum {
 	AUDIT_COMPLAIN_LOG,   /* confine() with the policy in mode audit; the
 			       * kernel log's complain records are the trace
 			       * (tracer/aalog.c) */
+	AUDIT_CGROUP_EVENTS,  /* confine() with the policy in mode audit on the
+			       * command's cgroup; the BPF enforcer's ring-buffer
+			       * records of that cgroup are the trace */
 } backend_audit;
 
 typedef struct backend {
@@ -103,6 +106,9 @@ typedef struct backend {
 	 * this one (the LSM is not active): verify and bench run it in the
 	 * kernel lab (tests/vm, docs/lab.md). */
 	bool needs_lab;
+	/* It enforces without privilege (Landlock): verify's probes and
+	 * `polc run` need no root. false: verify refuses to probe as non-root. */
+	bool unprivileged;
 	/* The workload's exec is decided by path (an LSM sees the file the
 	 * command runs): `polc run` refuses a policy that forbids it up
 	 * front. false: only the execve/execveat syscall counts. */

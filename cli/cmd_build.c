@@ -213,13 +213,13 @@ int cmd_check(int argc, char **argv)
 static const backend *pick_target(const cli_args *a, const char *cmd)
 {
 	if (!a->target) {
-		fprintf(stderr, "polc %s: --target is required (seccomp, apparmor or bpf)\n", cmd);
+		fprintf(stderr, "polc %s: --target is required (%s)\n", cmd, backend_names());
 		return NULL;
 	}
 	const backend *b = backend_find(a->target);
 	if (!b)
-		fprintf(stderr, "polc %s: unknown target '%s' (expected seccomp, apparmor or bpf)\n",
-			cmd, a->target);
+		fprintf(stderr, "polc %s: unknown target '%s' (expected one of %s)\n",
+			cmd, a->target, backend_names());
 	return b;
 }
 
@@ -299,9 +299,12 @@ int cmd_build(int argc, char **argv)
 		cli_done(&a);
 		return EXIT_USAGE;
 	}
-	/* raw BPF (a filter, a bundle) is binary: never onto a terminal */
+	/* a binary format (a raw filter, a bundle): never onto a terminal */
 	const char *fmt = a.format ? a.format : b->formats[0];
-	if ((!strcmp(fmt, "bpf") || !strcmp(fmt, "bundle")) && !a.check &&
+	bool binary = false;
+	for (size_t i = 0; b->binary_formats && b->binary_formats[i]; i++)
+		binary |= !strcmp(b->binary_formats[i], fmt);
+	if (binary && !a.check &&
 	    (!a.output || !strcmp(a.output, "-")) && isatty(STDOUT_FILENO)) {
 		fprintf(stderr, "polc build: --target %s --format %s is binary: not writing it to a "
 			"terminal (give -o FILE, or redirect standard output)\n", b->name, fmt);
@@ -400,7 +403,7 @@ static bool exec_allowed(const cli_args *a, const backend *b, const char *prog, 
 			"syscall execve;`)\n", a->pol->name);
 		return false;
 	}
-	if (!strcmp(b->name, "seccomp"))
+	if (!b->decides_exec_path)
 		return true;
 	char real[PATH_MAX];
 	const char *f = realpath(prog, real) ? real : prog;
@@ -431,10 +434,7 @@ static int run_confined(cli_args *a, const backend *b, const char *prog)
 		fprintf(stderr, "polc run: cannot set no_new_privs: %s\n", strerror(errno));
 		return EXIT_SYSTEM;
 	}
-	int (*confine)(const struct ir_policy *, int) =
-		!strcmp(b->name, "seccomp") ? run_confine_seccomp :
-		!strcmp(b->name, "apparmor") ? run_confine_apparmor : run_confine_bpf;
-	int r = confine(a->pol, a->allow_partial);
+	int r = b->confine(a->pol, a->allow_partial);
 	if (r != EXIT_OK)
 		return r;   /* never run the command unconfined */
 	extern char **environ;
@@ -467,6 +467,10 @@ int cmd_run(int argc, char **argv)
 			"policy would have refused)\n");
 		b = NULL;
 	}
+	if (b && !b->confine) {
+		fprintf(stderr, "polc run: target %s cannot run a command\n", b->name);
+		b = NULL;
+	}
 	if (!b) {
 		cli_done(&a);
 		return EXIT_USAGE;
@@ -487,7 +491,7 @@ int cmd_run(int argc, char **argv)
 		r = e == ENOENT ? 127 : 126;
 	}
 	if (r == EXIT_OK && audit)
-		r = run_audit(a.pol, b->name, a.allow_partial, prog, a.cmd, a.output);
+		r = run_audit(a.pol, b, a.allow_partial, prog, a.cmd, a.output);
 	else if (r == EXIT_OK)
 		r = run_confined(&a, b, prog);
 	free(prog);

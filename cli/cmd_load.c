@@ -1,248 +1,57 @@
-/* cmd_load.c - polc load / unload / status (the BPF LSM loader) and
- * run_confine_bpf() for `polc run --target bpf`. Thin: the work is in
- * backends/bpf/loader.c. */
+/* cmd_load.c - polc load / unload / status: a policy that outlives polc,
+ * for the targets that have one (struct backend's load/unload/status).
+ * `--target T` picks the target; without it, the one target that has the
+ * subcommand. The rest of argv is the backend's. */
 #include "commands.h"
 #include "../backends/backend.h"
-#include "../backends/bpf/bundle.h"
-#include "../backends/bpf/loader.h"
 
-#include <errno.h>
-#include <fcntl.h>
-#include <poll.h>
-#include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/syscall.h>
-#include <sys/wait.h>
-#include <time.h>
-#include <unistd.h>
 
-static int fail(const char *cmd, int code, const char *msg)
+typedef int (*subcmd)(int argc, char **argv);
+
+static subcmd hook(const backend *b, const char *cmd)
 {
-	fprintf(stderr, "polc %s: %s\n", cmd, msg);
-	return code;
+	return !strcmp(cmd, "load") ? b->load : !strcmp(cmd, "unload") ? b->unload : b->status;
 }
 
-static int read_all(const char *path, buf *out)
+static int dispatch(int argc, char **argv)
 {
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return -1;
-	char tmp[65536];
-	size_t n;
-	while ((n = fread(tmp, 1, sizeof tmp, f)) > 0)
-		buf_put(out, tmp, n);
-	int bad = ferror(f);
-	fclose(f);
-	return bad ? -1 : 0;
-}
-
-/* --cgroup PATH / --cgroup=PATH; returns the index of the next argument. */
-static const char *opt_cgroup(int argc, char **argv, int *i)
-{
-	if (!strcmp(argv[*i], "--cgroup") && *i + 1 < argc)
-		return argv[++*i];
-	if (!strncmp(argv[*i], "--cgroup=", 9))
-		return argv[*i] + 9;
-	return NULL;
-}
-
-int cmd_load(int argc, char **argv)
-{
-	const char *file = NULL, *cg = NULL;
-	for (int i = 1; i < argc; i++) {
-		const char *c = opt_cgroup(argc, argv, &i);
-		if (c)
-			cg = c;
-		else if (argv[i][0] != '-' && !file)
-			file = argv[i];
-		else
-			return fail("load", EXIT_USAGE, "usage: polc load BUNDLE --cgroup PATH");
-	}
-	if (!file || !cg)
-		return fail("load", EXIT_USAGE, "usage: polc load BUNDLE --cgroup PATH");
-	buf raw;
-	buf_init(&raw);
-	if (read_all(file, &raw) < 0) {
-		fprintf(stderr, "polc load: cannot read '%s': %s\n", file, strerror(errno));
-		buf_free(&raw);
+	const char *cmd = argv[0], *target = NULL;
+	char **rest = calloc((size_t)argc + 1, sizeof *rest);
+	int n = 0;
+	if (!rest)
 		return EXIT_SYSTEM;
-	}
-	bpf_bundle b;
-	const char *e = bpfb_parse(raw.data, raw.len, &b);
-	buf_free(&raw);
-	if (e) {
-		fprintf(stderr, "polc load: %s: %s\n", file, e);
-		return EXIT_POLICY;
-	}
-	char err[512] = "";
-	int r = bpfl_load(&b, cg, err, sizeof err);
-	bpfb_free(&b);
-	if (r != EXIT_OK)
-		return fail("load", r, err);
-	fprintf(stderr, "polc: loaded %s on %s\n", file, cg);
-	return EXIT_OK;
-}
-
-int cmd_unload(int argc, char **argv)
-{
-	const char *cg = NULL;
-	for (int i = 1; i < argc; i++) {
-		const char *c = opt_cgroup(argc, argv, &i);
-		if (!c)
-			return fail("unload", EXIT_USAGE, "usage: polc unload [--cgroup PATH]");
-		cg = c;
-	}
-	char err[512] = "";
-	int r = bpfl_unload(cg, err, sizeof err);
-	if (r != EXIT_OK)
-		return fail("unload", r, err);
-	if (err[0])
-		fprintf(stderr, "polc unload: %s\n", err);
-	return EXIT_OK;
-}
-
-int cmd_status(int argc, char **argv)
-{
-	int follow = -1;
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--follow"))
-			follow = 0;
-		else if (!strncmp(argv[i], "--follow=", 9))
-			follow = atoi(argv[i] + 9);
+	for (int i = 0; i < argc; i++) {
+		if (i && !strcmp(argv[i], "--target") && i + 1 < argc)
+			target = argv[++i];
+		else if (i && !strncmp(argv[i], "--target=", 9))
+			target = argv[i] + 9;
 		else
-			return fail("status", EXIT_USAGE, "usage: polc status [--follow[=SECONDS]]");
+			rest[n++] = argv[i];
 	}
-	char err[512] = "";
-	int r = bpfl_status(stdout, err, sizeof err);
-	if (r == EXIT_OK && follow >= 0) {
-		fflush(stdout);
-		r = bpfl_follow(stdout, follow, err, sizeof err);
-	}
-	if (r != EXIT_OK)
-		return fail("status", r, err);
-	return EXIT_OK;
-}
-
-/* ------------------------------------------------------------ polc run */
-
-
-static bool cgroup_populated(const char *dir)
-{
-	char p[800], line[128];
-	snprintf(p, sizeof p, "%s/cgroup.events", dir);
-	FILE *f = fopen(p, "r");
-	bool pop = false;
-	if (!f)
-		return false;
-	while (fgets(line, sizeof line, f))
-		if (!strncmp(line, "populated ", 10))
-			pop = line[10] == '1';
-	fclose(f);
-	return pop;
-}
-
-/* The watcher: once the workload (pid) and everything it left in the
- * cgroup are gone, unload the policy and remove the cgroup. It runs
- * outside the cgroup, detached from the workload (double fork). */
-static void watch_and_clean(pid_t pid, const char *dir)
-{
-	int pfd = (int)syscall(SYS_pidfd_open, pid, 0);
-	if (pfd >= 0) {
-		struct pollfd p = { .fd = pfd, .events = POLLIN };
-		while (poll(&p, 1, -1) < 0 && errno == EINTR)
-			;
-	} else {
-		while (kill(pid, 0) == 0)
-			usleep(100000);
-	}
-	for (int i = 0; i < 600 && cgroup_populated(dir); i++)   /* up to a minute */
-		usleep(100000);
-	char err[256];
-	bpfl_unload(dir, err, sizeof err);
-	rmdir(dir);
-}
-
-static int spawn_watcher(pid_t pid, const char *dir)
-{
-	pid_t c = fork();
-	if (c < 0)
-		return -1;
-	if (c == 0) {
-		if (fork() == 0) {
-			setsid();
-			int nul = open("/dev/null", O_RDWR);
-			if (nul >= 0) {
-				dup2(nul, 0);
-				dup2(nul, 1);
-				dup2(nul, 2);
-			}
-			watch_and_clean(pid, dir);
+	const backend *b = NULL;
+	int found = 0;
+	for (size_t i = 0; backends_all[i]; i++)
+		if (hook(backends_all[i], cmd) && (!target || !strcmp(target, backends_all[i]->name))) {
+			b = backends_all[i];
+			found++;
 		}
-		_exit(0);
+	int rc;
+	if (found == 1) {
+		rc = hook(b, cmd)(n, rest);
+	} else {
+		fprintf(stderr, "polc %s: %s\n", cmd, found ? "give --target (more than one target "
+			"has it)" : target ? "this target has no such subcommand" :
+			"no target has this subcommand");
+		rc = EXIT_USAGE;
 	}
-	int st;
-	waitpid(c, &st, 0);
-	return 0;
+	free(rest);
+	return rc;
 }
 
-int run_bpf_cgroup(int pid, char *dir, size_t n)
-{
-	char root[512];
-	if (bpfl_cgroup_root(root, sizeof root) < 0)
-		return -1;
-	snprintf(dir, n, "%s/polc-run-%d", root, pid);
-	return 0;
-}
-
-int run_confine_bpf(const struct ir_policy *p, int allow_partial)
-{
-	(void)allow_partial;   /* cmd_run has applied backend_check already */
-	diag_ctx d;
-	diag_init(&d);
-	buf hdr;
-	buf_init(&hdr);
-	backend_opts o = { .format = "bundle", .allow_partial = allow_partial,
-			   .polc_version = POLC_VERSION };
-	backend_header(backend_find("bpf"), p, &o, "# ", &hdr);
-	bpf_bundle b;
-	int r = bpfb_lower(p, buf_cstr(&hdr), &b, NULL, &d);
-	buf_free(&hdr);
-	if (r < 0) {
-		diag_print(&d, stderr, false);
-		diag_free(&d);
-		return EXIT_POLICY;
-	}
-	diag_free(&d);
-	char dir[700], err[512] = "";
-	if (run_bpf_cgroup(getpid(), dir, sizeof dir) < 0) {
-		bpfb_free(&b);
-		return fail("run", EXIT_SYSTEM, "no cgroup v2 hierarchy is mounted");
-	}
-	if (mkdir(dir, 0755) < 0) {
-		fprintf(stderr, "polc run: cannot create cgroup %s: %s\n", dir, strerror(errno));
-		bpfb_free(&b);
-		return EXIT_SYSTEM;
-	}
-	r = bpfl_load(&b, dir, err, sizeof err);
-	bpfb_free(&b);
-	if (r != EXIT_OK) {
-		rmdir(dir);
-		return fail("run", r, err);
-	}
-	char procs[760];
-	snprintf(procs, sizeof procs, "%s/cgroup.procs", dir);
-	int fd = open(procs, O_WRONLY);
-	if (spawn_watcher(getpid(), dir) < 0 || fd < 0 || write(fd, "0\n", 2) != 2) {
-		fprintf(stderr, "polc run: cannot enter cgroup %s: %s\n", dir, strerror(errno));
-		if (fd >= 0)
-			close(fd);
-		bpfl_unload(dir, err, sizeof err);
-		rmdir(dir);
-		return EXIT_SYSTEM;
-	}
-	close(fd);
-	return EXIT_OK;
-}
+int cmd_load(int argc, char **argv) { return dispatch(argc, argv); }
+int cmd_unload(int argc, char **argv) { return dispatch(argc, argv); }
+int cmd_status(int argc, char **argv) { return dispatch(argc, argv); }

@@ -4,10 +4,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "../backends/backend.h"
-#include "../backends/apparmor/apparmor.h"
-#include "../backends/bpf/bundle.h"
-#include "../backends/bpf/loader.h"
-#include "../backends/seccomp/seccomp.h"
+#include "../backends/seccomp/seccomp.h"   /* sc_domain_event: what a syscall is */
 #include "../base/util.h"
 #include "../verify/verify.h"
 
@@ -142,13 +139,10 @@ static void tally(const char *target, cell *c, const probe *pr, const ir_decisio
 
 static ir_decision seccomp_want(const ir_policy *p, const ir_event *ev, const ir_event *sys);
 
-static void verify_seccomp(const ir_policy *p, column *col)
+/* A per-syscall filter (PROBES_FILTER): each probe is the syscall it
+ * stands for, judged by the emitted filter without executing it. */
+static void verify_filter(const ir_policy *p, const backend *b, column *col)
 {
-	const backend *b = backend_find("seccomp");
-	if (!b) {
-		col->na = "the seccomp backend is not in this build";
-		return;
-	}
 	for (int d = 0; d < IR_NDOMAIN; d++)
 		for (size_t i = 0; i < p->dom[d].n; i++) {
 			const ir_stmt *s = &p->dom[d].v[i];
@@ -176,12 +170,12 @@ static void verify_seccomp(const ir_policy *p, column *col)
 	p = &exact;
 	buf filter;
 	buf_init(&filter);
-	backend_opts o = { "bpf", false, NULL, POLC_VERSION };
+	backend_opts o = { b->probe_format, false, NULL, POLC_VERSION };
 	diag_ctx d;
 	diag_init(&d);
 	if (b->emit(p, &o, &filter, &d) < 0) {
 		diag_print(&d, stderr, false);
-		col->na = "the seccomp backend failed to build the filter";
+		col->na = "the backend failed to build the filter";
 		diag_free(&d);
 		goto out;
 	}
@@ -270,42 +264,6 @@ static void free_restricted(ir_policy *r)
 		free(r->dom[dd].v);
 }
 
-/* Put p's output for the target in the kernel. 0, or -1 with err. */
-static int lsm_load(const backend *b, const ir_policy *p, const char *cgroup,
-		    char *err, size_t n)
-{
-	diag_ctx d;
-	diag_init(&d);
-	int rc = -1;
-	if (!strcmp(b->name, "apparmor")) {
-		buf out;
-		buf_init(&out);
-		backend_opts o = { "profile", false, NULL, POLC_VERSION };
-		if (b->emit(p, &o, &out, &d) < 0)
-			snprintf(err, n, "the apparmor backend failed to build the profile");
-		else
-			rc = aa_load_profile(out.data, out.len, err, n);
-		buf_free(&out);
-	} else {
-		buf hdr;
-		buf_init(&hdr);
-		backend_opts o = { "bundle", false, NULL, POLC_VERSION };
-		backend_header(b, p, &o, "# ", &hdr);
-		bpf_bundle bb;
-		if (bpfb_lower(p, buf_cstr(&hdr), &bb, NULL, &d) < 0) {
-			snprintf(err, n, "the bpf backend failed to build the bundle");
-		} else {
-			rc = bpfl_load(&bb, cgroup, err, n) == EXIT_OK ? 0 : -1;
-			bpfb_free(&bb);
-		}
-		buf_free(&hdr);
-	}
-	if (rc < 0)
-		diag_print(&d, stderr, false);
-	diag_free(&d);
-	return rc;
-}
-
 /* A directory is named with a trailing '/' by the kernel (AppArmor's
  * meaning): the oracle decides the event for the directory. */
 static ir_decision decide_observed(const ir_policy *p, const ir_event *ev, const outcome *got)
@@ -317,26 +275,24 @@ static ir_decision decide_observed(const ir_policy *p, const ir_event *ev, const
 }
 
 static void probe_route(const ir_policy *r, const probe *orig, lsm_route route,
-			const lsm_confine *conf, bool aa, column *col);
+			const lsm_confine *conf, column *col);
 
-static void probe_domain(const ir_policy *r, int d, const backend *b, const lsm_confine *conf,
-			 column *col)
+static void probe_domain(const ir_policy *r, int d, const lsm_confine *conf, column *col)
 {
-	bool aa = !strcmp(b->name, "apparmor");
 	probe_set ps = { 0 };
 	probes_derive(r, (ir_domain)d, &ps);
 	for (size_t i = 0; i < ps.n; i++) {
 		lsm_route routes[LSM_MAX_ROUTES];
 		size_t nr = lsm_routes(&ps.v[i].ev, routes);
 		for (size_t k = 0; k < nr; k++)
-			probe_route(r, &ps.v[i], routes[k], conf, aa, col);
+			probe_route(r, &ps.v[i], routes[k], conf, col);
 	}
 	probes_free(&ps);
 }
 
 /* One probe by one route (verify.h): the event's own decision is expected. */
 static void probe_route(const ir_policy *r, const probe *orig, lsm_route route,
-			const lsm_confine *conf, bool aa, column *col)
+			const lsm_confine *conf, column *col)
 {
 	char what[160];
 	probe one = *orig;
@@ -360,7 +316,7 @@ static void probe_route(const ir_policy *r, const probe *orig, lsm_route route,
 		col->seen[col->nseen++] = (struct seen){ pr->from->loc, xstrdup(ev_text),
 							 got.kind == OUT_DENIED,
 							 want.verdict >= IR_DENY };
-		tally(col->target, c, pr, &want, &got, outcome_matches_route(&got, &want, aa, route));
+		tally(col->target, c, pr, &want, &got, outcome_matches_route(&got, &want, conf->b, route));
 	}
 }
 
@@ -377,66 +333,43 @@ static void tally_support(const ir_policy *p, const backend *b, column *col)
 		}
 }
 
-/* AppArmor or BPF LSM on this kernel: one domain at a time, load the
- * reduced policy, then run every probe of that domain for real. */
-static void verify_lsm(const ir_policy *p, column *col, const char *target)
+/* A kernel LSM (PROBES_LSM): one domain at a time, the backend puts the
+ * reduced policy in force, then every probe of that domain runs for real. */
+static void verify_lsm(const ir_policy *p, const backend *b, column *col)
 {
-	const backend *b = backend_find(target);
-	if (!b) {
-		col->na = "backend not in this build";
-		return;
-	}
 	tally_support(p, b, col);
-	char why[300] = "", cg[700] = "";
-	if (geteuid() != 0) {
+	char why[300] = "";
+	if (geteuid() != 0 && !b->unprivileged) {
 		col->na = "needs root (probes build namespaces and load policy)";
 		return;
 	}
-	if (!strcmp(target, "apparmor") && !aa_available(why, sizeof why)) {
-		snprintf(col->na_text, sizeof col->na_text, "%s; run with --vm", why);
+	if (b->available && !b->available(why, sizeof why)) {
+		snprintf(col->na_text, sizeof col->na_text, "%s%s", why,
+			 b->needs_lab ? "; run with --vm" : "");
 		col->na = col->na_text;
 		return;
 	}
-	if (!strcmp(target, "bpf")) {
-		char root[512];
-		if (bpfl_cgroup_root(root, sizeof root) < 0) {
-			col->na = "no cgroup v2 hierarchy is mounted";
-			return;
-		}
-		snprintf(cg, sizeof cg, "%s/polc-verify-%d", root, (int)getpid());
-		if (mkdir(cg, 0755) < 0 && errno != EEXIST) {
-			col->na = "cannot create a cgroup for the probes";
-			return;
-		}
-	}
-	/* A profile name of its own: never replace a loaded profile named
-	 * like the policy, and let several verifications run side by side. */
-	char name[300];
-	snprintf(name, sizeof name, "polc-verify-%d-%s", (int)getpid(), p->name);
-	lsm_confine conf = { !strcmp(target, "apparmor") ? name : NULL, cg[0] ? cg : NULL };
+	/* A name of its own: never replace a loaded policy named like this
+	 * one, and let several verifications run side by side. */
+	lsm_confine conf = { .b = b, .fd = -1 };
+	snprintf(conf.tag, sizeof conf.tag, "polc-verify-%d-%s", (int)getpid(), p->name);
 	for (int d = 0; d < IR_NDOMAIN && !col->na; d++) {
 		if (d == IR_SYSCALL)
 			continue;
 		ir_policy r;
-		restrict_to_domain(p, b, d, &r, name);
+		restrict_to_domain(p, b, d, &r, conf.tag);
 		if (r.dom[d].n) {
-			if (lsm_load(b, &r, cg, why, sizeof why) < 0) {
+			if (b->probe_load(&r, &conf, why, sizeof why) < 0) {
 				snprintf(col->na_text, sizeof col->na_text, "%s%s", why,
-					 cg[0] ? "; run with --vm" : "");
+					 b->needs_lab ? "; run with --vm" : "");
 				col->na = col->na_text;
 			} else {
-				probe_domain(&r, d, b, &conf, col);
+				probe_domain(&r, d, &conf, col);
 			}
 		}
 		free_restricted(&r);
 	}
-	if (cg[0]) {
-		char err[256];
-		bpfl_unload(cg, err, sizeof err);
-		rmdir(cg);
-	} else {
-		aa_remove_profile(name);
-	}
+	b->probe_unload(&conf);
 }
 
 static const char *cell_status(const column *col, const cell *c, char *out, size_t n)
@@ -627,13 +560,18 @@ int cmd_verify(int argc, char **argv)
 		cli_done(&a);
 		return r;
 	}
-	const char *targets = a.target && strcmp(a.target, "all") ? a.target : "seccomp,apparmor,bpf";
-	column *cols = xcalloc(3, sizeof *cols);
+	const char *targets = a.target && strcmp(a.target, "all") ? a.target : backend_names();
+	size_t nb = 0;
+	while (backends_all[nb])
+		nb++;
+	column *cols = xcalloc(nb, sizeof *cols);
 	int ncol = 0;
 	char *list = xstrdup(targets);
-	for (char *t = strtok(list, ","); t && ncol < 3; t = strtok(NULL, ",")) {
-		if (strcmp(t, "seccomp") && strcmp(t, "apparmor") && strcmp(t, "bpf")) {
-			fprintf(stderr, "polc verify: unknown target '%s'\n", t);
+	for (char *t = strtok(list, ","); t && ncol < (int)nb; t = strtok(NULL, ",")) {
+		const backend *b = backend_find(t);
+		if (!b) {
+			fprintf(stderr, "polc verify: unknown target '%s' (expected %s)\n", t,
+				backend_names());
 			free(list);
 			free(cols);
 			cli_done(&a);
@@ -641,10 +579,10 @@ int cmd_verify(int argc, char **argv)
 		}
 		column *col = &cols[ncol++];
 		col->target = t;
-		if (!strcmp(t, "seccomp"))
-			verify_seccomp(a.pol, col);
+		if (b->probes == PROBES_FILTER)
+			verify_filter(a.pol, b, col);
 		else
-			verify_lsm(a.pol, col, t);
+			verify_lsm(a.pol, b, col);
 	}
 	int mismatches = 0, probes = 0;
 	for (int t = 0; t < ncol; t++)

@@ -1,6 +1,5 @@
 /* profile_from.c - see profile_from.h. */
 #include "profile_from.h"
-#include "../backends/seccomp/seccomp.h"
 #include "../tracer/sysmix.h"
 
 #include <stdio.h>
@@ -10,11 +9,17 @@
 int build_profiled(const ir_policy *p, const backend *b, const backend_opts *o,
 		   buf *out, diag_ctx *d)
 {
-	if (strcmp(b->name, "seccomp") || (o->format && strcmp(o->format, "bpf"))) {
-		diag_error(d, src_loc_none(), "--profile-from lays out raw seccomp BPF "
-			   "(--target seccomp --format bpf); %s %s is laid out by %s",
-			   b->name, o->format ? o->format : "",
-			   strcmp(b->name, "seccomp") ? "its own backend" : "libseccomp or runc");
+	if (!b->emit_profiled || (o->format && strcmp(o->format, b->profile_format))) {
+		buf which;
+		buf_init(&which);
+		for (size_t i = 0; backends_all[i]; i++)
+			if (backends_all[i]->emit_profiled)
+				buf_printf(&which, "%s--target %s --format %s", which.len ? ", " : "",
+					   backends_all[i]->name, backends_all[i]->profile_format);
+		diag_error(d, src_loc_none(), "--profile-from lays out a filter for a recorded "
+			   "syscall mix: %s; not --target %s --format %s", buf_cstr(&which),
+			   b->name, o->format ? o->format : b->formats[0]);
+		buf_free(&which);
 		return -1;
 	}
 	sys_freq *mix;
@@ -28,12 +33,7 @@ int build_profiled(const ir_policy *p, const backend *b, const backend_opts *o,
 		free(err);
 		return -1;
 	}
-	sc_layout_info info;
-	int rc = sc_build_bpf_profiled(p, o->allow_partial, mix, n, d, out, &info);
-	if (!rc)
-		fprintf(stderr, "polc: --profile-from %s: laid out for its mix of %zu syscalls "
-			"(%zu tested first); %.2f -> %.2f instructions per syscall on its mix\n",
-			o->profile_trace, info.eligible, info.hot, info.mean_before, info.mean_after);
+	int rc = b->emit_profiled(p, o, mix, n, out, d);
 	free(mix);
 	return rc;
 }

@@ -1,5 +1,5 @@
-/* profile_from.h - `polc build --target seccomp [--format bpf] --profile-from
- * TRACE`: the raw filter laid out for the trace's syscall mix (hot syscalls
+/* profile_from.h - `polc build --target T --profile-from TRACE` for a target with
+ * emit_profiled (seccomp, format bpf): the raw filter laid out for the trace's syscall mix (hot syscalls
  * decided first, same decisions: backends/seccomp/layout.c).
  *
  * Returns 0 with the filter appended to out and a one-line summary on

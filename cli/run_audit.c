@@ -1,18 +1,19 @@
 /* run_audit.c - `polc run --mode audit` (see commands.h): the command runs
  * with the policy in complain mode; what the policy would have refused is
  * written as a polc trace (docs/trace-format.md) for `polc gen --update`.
- * seccomp: the policy's filter with its refusals turned into user
- * notifications, polc the supervisor (backends/seccomp/audit.c,
- * tracer/notify.c). AppArmor: the profile in complain mode, its ALLOWED
- * records from the kernel log. BPF LSM: the policy loaded in audit mode on
- * the command's cgroup, the enforcer's ring-buffer records of that cgroup
- * read while the command runs. */
+ * How is the target's (struct backend's audit): AUDIT_NOTIFY, its filter
+ * with the refusals turned into user notifications, polc the supervisor
+ * (tracer/notify.c); AUDIT_COMPLAIN_LOG, its confinement in complain mode
+ * and the kernel log's records (tracer/aalog.c); AUDIT_CGROUP_EVENTS, its
+ * confinement in audit mode on the command's cgroup, the BPF enforcer's
+ * ring-buffer records of that cgroup read while the command runs. */
 #include "commands.h"
 #include "cli.h"
-#include "../backends/seccomp/seccomp.h"
+#include "../backends/backend.h"
 #include "../tracer/tracer.h"
 #include "../backends/bpf/bpf_layout.h"
 #include "../backends/bpf/loader.h"
+#include "../backends/bpf/run.h"
 #include "../compiler/consts.h"
 
 #include <errno.h>
@@ -26,10 +27,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-/* AppArmor: the profile in complain mode (the policy with `mode audit`),
- * its ALLOWED records collected from the kernel log after the run. */
-static int audit_apparmor(const struct ir_policy *p, int allow_partial, const char *prog,
-			  char *const *argv, trace *t, int *st)
+/* The confinement in complain mode (the policy with `mode audit`), its
+ * ALLOWED records collected from the kernel log after the run. */
+static int audit_complain(const backend *b, const struct ir_policy *p, bool allow_partial,
+			  const char *prog, char *const *argv, trace *t, int *st)
 {
 	int kfd = aalog_open();
 	if (kfd < 0) {
@@ -45,7 +46,7 @@ static int audit_apparmor(const struct ir_policy *p, int allow_partial, const ch
 	if (pid == 0) {
 		extern char **environ;
 		if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) ||
-		    run_confine_apparmor(&complain, allow_partial) != EXIT_OK)
+		    b->confine(&complain, allow_partial) != EXIT_OK)
 			_exit(EXIT_SYSTEM);
 		execve(prog, argv, environ);
 		_exit(errno == ENOENT ? 127 : 126);
@@ -110,8 +111,8 @@ static int bpf_event(void *ctx, const struct polc_event *e)
  * `polc run --target bpf` does), then waits until the parent reads the
  * enforcer's ring buffer, then execs. The parent drains the records of
  * that cgroup until the command has ended. */
-static int audit_bpf(const struct ir_policy *p, int allow_partial, const char *prog,
-		     char *const *argv, trace *t, int *st)
+static int audit_events(const backend *b, const struct ir_policy *p, bool allow_partial,
+			const char *prog, char *const *argv, trace *t, int *st)
 {
 	ir_policy complain = *p;
 	complain.mode = IR_MODE_AUDIT;
@@ -125,7 +126,7 @@ static int audit_bpf(const struct ir_policy *p, int allow_partial, const char *p
 		extern char **environ;
 		char r = (char)EXIT_SYSTEM, ok;
 		if (!prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))
-			r = (char)run_confine_bpf(&complain, allow_partial);
+			r = (char)b->confine(&complain, allow_partial);
 		if (write(up[1], &r, 1) != 1 || r != EXIT_OK || read(go[0], &ok, 1) != 1)
 			_exit(EXIT_SYSTEM);
 		execve(prog, argv, environ);
@@ -137,7 +138,7 @@ static int audit_bpf(const struct ir_policy *p, int allow_partial, const char *p
 	struct bpf_audit a = { .t = t };
 	bpfl_events *ev = NULL;
 	if (pid > 0 && read(up[0], &r, 1) == 1 && r == EXIT_OK &&
-	    run_bpf_cgroup(pid, dir, sizeof dir) == 0 &&
+	    bpf_run_cgroup(pid, dir, sizeof dir) == 0 &&
 	    (a.cgid = bpfl_cgroup_id(dir, err, sizeof err)) != 0)
 		ev = bpfl_events_open(bpf_event, &a, err, sizeof err);
 	unsigned long long lost0 = ev ? bpfl_events_dropped(ev) : 0;
@@ -206,29 +207,35 @@ static int write_log(const trace *t, const struct ir_policy *p, const char *log,
 	return r;
 }
 
-int run_audit(const struct ir_policy *p, const char *target, int allow_partial,
+int run_audit(const struct ir_policy *p, const backend *b, bool allow_partial,
 	      const char *prog, char *const *argv, const char *log)
 {
-	if (!strcmp(target, "apparmor") || !strcmp(target, "bpf")) {
+	if (b->audit == AUDIT_COMPLAIN_LOG || b->audit == AUDIT_CGROUP_EVENTS) {
 		trace t;
 		trace_init(&t);
-		int st = 0, r = (!strcmp(target, "bpf") ? audit_bpf : audit_apparmor)(
-			p, allow_partial, prog, argv, &t, &st);
+		int st = 0, r = (b->audit == AUDIT_CGROUP_EVENTS ? audit_events : audit_complain)(
+			b, p, allow_partial, prog, argv, &t, &st);
 		if (r == EXIT_OK)
 			r = write_log(&t, p, log, st);
 		trace_free(&t);
 		return r;
 	}
-	if (strcmp(target, "seccomp")) {
-		fprintf(stderr, "polc run: --mode audit is implemented for --target seccomp, "
-			"apparmor and bpf\n");
+	if (b->audit != AUDIT_NOTIFY) {
+		buf which;
+		buf_init(&which);
+		for (size_t i = 0; backends_all[i]; i++)
+			if (backends_all[i]->audit != AUDIT_NONE)
+				buf_printf(&which, "%s%s", which.len ? ", " : "", backends_all[i]->name);
+		fprintf(stderr, "polc run: --mode audit is implemented for --target %s, not %s\n",
+			buf_cstr(&which), b->name);
+		buf_free(&which);
 		return EXIT_USAGE;
 	}
 	diag_ctx d;
 	diag_init(&d);
 	buf f;
 	buf_init(&f);
-	if (sc_build_audit_bpf(p, allow_partial, &d, &f)) {
+	if (b->audit_filter(p, allow_partial, &d, &f)) {
 		diag_print(&d, stderr, false);
 		diag_free(&d);
 		buf_free(&f);

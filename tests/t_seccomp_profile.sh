@@ -29,7 +29,7 @@ for bad in "--target seccomp --format pfc" "--target seccomp --format oci" "--ta
 	if "$POLC" build "$T/p.pol" $bad --allow-partial --profile-from $TR -o "$T/x" 2>"$T/err"; then
 		fail "$bad accepted --profile-from"
 	fi
-	grep -q "profile-from lays out raw seccomp BPF" "$T/err" || { cat "$T/err"; fail "$bad: message"; }
+	grep -q "profile-from lays out a filter for a recorded syscall mix: --target seccomp --format bpf" "$T/err" || { cat "$T/err"; fail "$bad: message"; }
 done
 if "$POLC" build "$T/p.pol" --target seccomp --allow-partial --profile-from "$T/none.trace" -o "$T/x" 2>"$T/err"; then
 	fail "missing trace accepted"

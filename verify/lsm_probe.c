@@ -519,29 +519,19 @@ static void operate(const ir_event *ev, op_state *s, enum run_mode mode, op_resu
 }
 
 /* The descriptor through which the child confines itself, opened before
- * its world hides /proc or /sys. */
+ * its world hides /proc or /sys (the backend's probe_open). */
 static int open_confine(const lsm_confine *c, op_result *r)
 {
-	char p[4200];
-	if (c->cgroup) {
-		snprintf(p, sizeof p, "%s/cgroup.procs", c->cgroup);
-		int fd = open(p, O_WRONLY | O_CLOEXEC);
-		return fd < 0 ? skipf(r, "open cgroup.procs: %s", strerror(errno)) : fd;
-	}
-	int fd = open("/proc/self/attr/apparmor/current", O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		fd = open("/proc/self/attr/current", O_WRONLY | O_CLOEXEC);
-	return fd < 0 ? skipf(r, "open /proc/self/attr: %s", strerror(errno)) : fd;
+	char why[200] = "";
+	int fd = c->b->probe_open(c, why, sizeof why);
+	return fd < 0 ? skipf(r, "%s", why) : fd;
 }
 
 static int confine(const lsm_confine *c, int fd, op_result *r)
 {
-	char cmd[512];
-	int n = c->cgroup ? snprintf(cmd, sizeof cmd, "0\n")
-			  : snprintf(cmd, sizeof cmd, "changeprofile %s", c->aa_profile);
-	if (write(fd, cmd, (size_t)n) != n)
-		return skipf(r, "cannot enter the confinement: %s", strerror(errno));
-	close(fd);
+	char why[200] = "";
+	if (c->b->probe_enter(c, fd, why, sizeof why) < 0)
+		return skipf(r, "%s", why);
 	return 0;
 }
 
@@ -657,9 +647,8 @@ static outcome run_cap(const lsm_confine *c, const ir_event *ev)
 
 outcome lsm_probe_route(const lsm_confine *c, const ir_event *ev, lsm_route route)
 {
-	if (route == ROUTE_TREE_CLONE && c->aa_profile)
-		return judged(OUT_SKIPPED, 0, "%s", "AppArmor 6.1 names a file under a detached "
-			      "mount relative to that mount (attach_disconnected): a known limit");
+	if (route == ROUTE_TREE_CLONE && c->b->no_tree_clone)
+		return judged(OUT_SKIPPED, 0, "%s", c->b->no_tree_clone);
 	cur_route = route;
 	outcome o = lsm_probe_run(c, ev);
 	cur_route = ROUTE_DIRECT;
@@ -690,11 +679,11 @@ const char *lsm_route_name(lsm_route r)
 	return (unsigned)r < sizeof names / sizeof *names ? names[r] : "?";
 }
 
-bool outcome_matches_route(const outcome *o, const ir_decision *d, bool apparmor, lsm_route r)
+bool outcome_matches_route(const outcome *o, const ir_decision *d, const backend *b, lsm_route r)
 {
 	if (r == ROUTE_TREE_CLONE && d->verdict < IR_DENY && o->kind == OUT_DENIED)
 		return true;   /* failed closed */
-	return outcome_matches_lsm(o, d, apparmor);
+	return outcome_matches_lsm(o, d, b->errno_agrees);
 }
 
 outcome lsm_probe_run(const lsm_confine *c, const ir_event *ev)
@@ -739,7 +728,7 @@ outcome lsm_probe_run(const lsm_confine *c, const ir_event *ev)
 	return o;
 }
 
-bool outcome_matches_lsm(const outcome *o, const ir_decision *d, bool apparmor)
+bool outcome_matches_lsm(const outcome *o, const ir_decision *d, bool (*agrees)(int, int))
 {
 	if (d->verdict != IR_DENY && d->verdict != IR_KILL)
 		return o->kind == OUT_ALLOWED;
@@ -747,5 +736,5 @@ bool outcome_matches_lsm(const outcome *o, const ir_decision *d, bool apparmor)
 		return false;
 	if (o->err == 0 || o->err == d->err)
 		return true;
-	return apparmor && d->err == EPERM && o->err == EACCES;
+	return agrees && agrees(d->err, o->err);
 }

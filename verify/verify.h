@@ -12,6 +12,7 @@
 
 #include <stdbool.h>
 #include "../compiler/events.h"
+#include "../backends/backend.h"
 
 typedef enum { OUT_ALLOWED, OUT_DENIED, OUT_KILLED, OUT_SKIPPED, OUT_ERROR } outcome_kind;
 
@@ -26,11 +27,9 @@ typedef struct {
 /* seccomp: filter = raw struct sock_filter array (format "bpf"). */
 outcome seccomp_probe_run(const void *filter, size_t len, const ir_event *ev);
 
-/* An LSM confinement a probe child enters once its world is built. */
-typedef struct {
-	const char *aa_profile;     /* AppArmor: change to this loaded profile */
-	const char *cgroup;         /* BPF LSM: join this cgroup (policy loaded) */
-} lsm_confine;
+/* An LSM confinement a probe child enters once its world is built: the
+ * backend's probe_open/probe_enter on what its probe_load set up. */
+typedef backend_confine lsm_confine;
 
 /* Run one event of the file, exec, capability, network, mount, ptrace or
  * signal domain for real, unconfined and then confined, each in a fresh
@@ -53,17 +52,17 @@ typedef enum { ROUTE_DIRECT, ROUTE_CHROOT, ROUTE_TREE_CLONE, ROUTE_MAPPED6, ROUT
 size_t lsm_routes(const ir_event *ev, lsm_route out[LSM_MAX_ROUTES]);
 const char *lsm_route_name(lsm_route r);
 outcome lsm_probe_route(const lsm_confine *c, const ir_event *ev, lsm_route route);
-/* Does a route's outcome agree with the event's decision? A detached clone
- * may fail closed (the BPF enforcer denies what it cannot name): a denial
- * agrees with an allow there, never the reverse. */
-bool outcome_matches_route(const outcome *o, const ir_decision *d, bool apparmor, lsm_route r);
+/* Does a route's outcome agree with the event's decision under backend b?
+ * A detached clone may fail closed (the BPF enforcer denies what it cannot
+ * name): a denial agrees with an allow there, never the reverse. */
+bool outcome_matches_route(const outcome *o, const ir_decision *d, const backend *b, lsm_route r);
 
 /* Does an observed outcome agree with the decision? audit counts as
  * allowed (logs are not observed). */
 bool outcome_matches(const outcome *o, const ir_decision *d);
 /* The same for an LSM: a denial whose errno cannot be observed (err 0)
- * agrees with any deny; AppArmor fails denials with EACCES (EPERM for
- * capabilities), which agrees with the language's default errno EPERM. */
-bool outcome_matches_lsm(const outcome *o, const ir_decision *d, bool apparmor);
+ * agrees with any deny, another errno only if agrees(want, got) says so
+ * (a backend's errno_agrees: AppArmor's EACCES for EPERM; NULL: none). */
+bool outcome_matches_lsm(const outcome *o, const ir_decision *d, bool (*agrees)(int, int));
 
 #endif

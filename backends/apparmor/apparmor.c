@@ -666,8 +666,22 @@ static const char *const aa_formats[] = { "profile", "spo", "k8s", NULL };
 
 const backend backend_apparmor = {
 	.name = "apparmor",
+	.title = "AppArmor",
 	.formats = aa_formats,
 	.classify = classify_apparmor,
 	.classify_default = classify_default_apparmor,
 	.emit = emit_apparmor,
+	.available = aa_available,
+	.needs_lab = true,
+	.decides_exec_path = true,
+	.confine = aa_confine,
+	.audit = AUDIT_COMPLAIN_LOG,
+	.probes = PROBES_LSM,
+	.probe_load = aa_probe_load,
+	.probe_unload = aa_probe_unload,
+	.probe_open = aa_probe_open,
+	.probe_enter = aa_probe_enter,
+	.errno_agrees = aa_errno_agrees,
+	.no_tree_clone = "AppArmor 6.1 names a file under a detached mount relative to that "
+			 "mount (attach_disconnected): a known limit",
 };

@@ -4,9 +4,9 @@
  * Gives: backend_apparmor (backend.h; format "profile", and "spo"/"k8s":
  *        the Security Profiles Operator's object, spo.c): a profile named
  *        after the policy, `abi <abi/3.0>`, with file, exec, capability,
- *        mount, network, ptrace and signal rules; and run_confine_apparmor()
- *        (cli/commands.h), which loads it and arranges for the next exec to
- *        run under it.
+ *        mount, network, ptrace and signal rules; confine() loads it and
+ *        arranges for the next exec to run under it; verify's probes load
+ *        it per domain and change to it (confine.c).
  * Promises: deny wins in AppArmor as in polc, so statements map one to one;
  *        a `default deny` domain becomes an allow-list, a `default allow`
  *        one an open rule (`file,` `network,` ...) plus the denies. Allowed
@@ -41,5 +41,13 @@ bool aa_available(char *why, size_t whylen);
 int aa_load_profile(const char *text, size_t len, char *err, size_t errlen);
 /* Remove a loaded profile by name. 0, or -1. */
 int aa_remove_profile(const char *name);
+
+/* backend_apparmor's run and verify hooks (confine.c). */
+int aa_confine(const ir_policy *p, bool allow_partial);
+int aa_probe_load(const ir_policy *p, backend_confine *c, char *err, size_t n);
+void aa_probe_unload(backend_confine *c);
+int aa_probe_open(const backend_confine *c, char *why, size_t n);
+int aa_probe_enter(const backend_confine *c, int fd, char *why, size_t n);
+bool aa_errno_agrees(int want, int got);
 
 #endif

@@ -121,7 +121,7 @@ int aa_remove_profile(const char *name)
 	return -1;
 }
 
-int run_confine_apparmor(const struct ir_policy *p, int allow_partial)
+int aa_confine(const ir_policy *p, bool allow_partial)
 {
 	char why[300];
 	if (!aa_available(why, sizeof why)) {
@@ -152,4 +152,65 @@ int run_confine_apparmor(const struct ir_policy *p, int allow_partial)
 		r = EXIT_OK;
 	buf_free(&out);
 	return r;
+}
+
+/* ---- polc verify: the probes' confinement (backend.h) ---- */
+
+/* The policy (named c->tag by verify) loaded as a profile, replacing the
+ * one the last call loaded. */
+int aa_probe_load(const ir_policy *p, backend_confine *c, char *err, size_t n)
+{
+	diag_ctx d;
+	diag_init(&d);
+	buf out;
+	buf_init(&out);
+	backend_opts o = { "profile", false, NULL, POLC_VERSION };
+	int rc = -1;
+	if (backend_apparmor.emit(p, &o, &out, &d) < 0) {
+		diag_print(&d, stderr, false);
+		snprintf(err, n, "the apparmor backend failed to build the profile");
+	} else {
+		rc = aa_load_profile(out.data, out.len, err, n);
+		snprintf(c->where, sizeof c->where, "%s", p->name);
+	}
+	buf_free(&out);
+	diag_free(&d);
+	return rc;
+}
+
+void aa_probe_unload(backend_confine *c)
+{
+	if (c->where[0])
+		aa_remove_profile(c->where);
+	c->where[0] = 0;
+}
+
+int aa_probe_open(const backend_confine *c, char *why, size_t n)
+{
+	(void)c;
+	int fd = open("/proc/self/attr/apparmor/current", O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		fd = open("/proc/self/attr/current", O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		snprintf(why, n, "open /proc/self/attr: %s", strerror(errno));
+	return fd;
+}
+
+int aa_probe_enter(const backend_confine *c, int fd, char *why, size_t n)
+{
+	char cmd[800];
+	int len = snprintf(cmd, sizeof cmd, "changeprofile %s", c->where);
+	if (write(fd, cmd, (size_t)len) != len) {
+		snprintf(why, n, "cannot enter the confinement: %s", strerror(errno));
+		return -1;
+	}
+	close(fd);
+	return 0;
+}
+
+/* AppArmor fails denials with EACCES (EPERM for capabilities), which
+ * agrees with the language's default errno EPERM. */
+bool aa_errno_agrees(int want, int got)
+{
+	return want == EPERM && got == EACCES;
 }

@@ -3,8 +3,10 @@
  * is fixed; a policy is only data (bundle.h). */
 #include "../backend.h"
 #include "bundle.h"
+#include "run.h"
 
 static const char *const bpf_formats[] = { "bundle", "json", NULL };
+static const char *const bpf_binary[] = { "bundle", NULL };
 
 static support sup(support_level l, const char *why)
 {
@@ -104,8 +106,23 @@ static int bpf_emit(const ir_policy *p, const backend_opts *o, buf *out, diag_ct
 
 const backend backend_bpf = {
 	.name = "bpf",
+	.title = "BPF LSM",
 	.formats = bpf_formats,
 	.classify = bpf_classify,
 	.classify_default = bpf_classify_default,
 	.emit = bpf_emit,
+	.available = bpf_available,
+	.needs_lab = true,
+	.decides_exec_path = true,
+	.binary_formats = bpf_binary,
+	.confine = bpf_confine,
+	.audit = AUDIT_CGROUP_EVENTS,
+	.load = bpf_load_cmd,
+	.unload = bpf_unload_cmd,
+	.status = bpf_status_cmd,
+	.probes = PROBES_LSM,
+	.probe_load = bpf_probe_load,
+	.probe_unload = bpf_probe_unload,
+	.probe_open = bpf_probe_open,
+	.probe_enter = bpf_probe_enter,
 };

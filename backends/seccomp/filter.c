@@ -314,12 +314,34 @@ static int emit(const ir_policy *p, const backend_opts *o, buf *out, diag_ctx *d
 	return -1;
 }
 
+int sc_emit_profiled(const ir_policy *p, const backend_opts *o, const sys_freq *mix,
+		     size_t n, buf *out, diag_ctx *d)
+{
+	sc_layout_info info;
+	int rc = sc_build_bpf_profiled(p, o->allow_partial, mix, n, d, out, &info);
+	if (!rc)
+		fprintf(stderr, "polc: --profile-from %s: laid out for its mix of %zu syscalls "
+			"(%zu tested first); %.2f -> %.2f instructions per syscall on its mix\n",
+			o->profile_trace, info.eligible, info.hot, info.mean_before, info.mean_after);
+	return rc;
+}
+
 static const char *const formats[] = { "bpf", "pfc", "oci", "spo", "k8s", NULL };
+static const char *const binary[] = { "bpf", NULL };
 
 const backend backend_seccomp = {
 	.name = "seccomp",
+	.title = "seccomp",
 	.formats = formats,
 	.classify = sc_classify,
 	.classify_default = sc_classify_default,
 	.emit = emit,
+	.binary_formats = binary,
+	.profile_format = "bpf",
+	.emit_profiled = sc_emit_profiled,
+	.confine = sc_confine,
+	.audit = AUDIT_NOTIFY,
+	.audit_filter = sc_build_audit_bpf,
+	.probes = PROBES_FILTER,
+	.probe_format = "bpf",
 };

@@ -17,7 +17,7 @@
  * may deny; held here so a failed exec does not leak it either. */
 static buf installed;
 
-int run_confine_seccomp(const struct ir_policy *p, int allow_partial)
+int sc_confine(const ir_policy *p, bool allow_partial)
 {
 	/* The caller (cmd_run) has run backend_check() and printed its
 	 * warnings; building lowers only what classify() allows. */

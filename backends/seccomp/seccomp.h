@@ -135,6 +135,14 @@ unsigned sc_longest_path(const struct sock_filter *f, size_t len);
 /* A typical server's syscall mix (x86_64) into out; returns the count. */
 size_t sc_typical_mix(sys_freq *out, size_t cap);
 
+/* `polc run`: install the policy's filter on the calling process (run.c).
+ * Returns an exit code (base/base.h). */
+int sc_confine(const ir_policy *p, bool allow_partial);
+
+/* --profile-from: emit_profiled of backend_seccomp (filter.c). */
+int sc_emit_profiled(const ir_policy *p, const backend_opts *o, const sys_freq *mix,
+		     size_t n, buf *out, diag_ctx *d);
+
 /* Profile-guided layout: sc_build_bpf_profiled() is polc's generator laid
  * out for the mix (its search tree weighted by it, a jeq chain when that
  * lowers the mean), figures against the typical layout. sc_layout_profiled()

@@ -13,7 +13,7 @@ FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=all
 TEST_EXTRA += $(FUZZ_TARGETS:%=$(BUILD)/tests/replay_%)
 $(BUILD)/tests/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c $(LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -o $@ $< tests/fuzz/replay.c $(WHOLE_LIB) $(LDFLAGS) $(LDLIBS)
+	$(CC) $(CFLAGS) -o $@ $< tests/fuzz/replay.c $(LIB) $(LDFLAGS) $(LDLIBS)
 
 fuzz: check-deps
 	@$(MAKE) --no-print-directory BUILD=$(FUZZ_BUILD) CC=clang \
@@ -23,4 +23,4 @@ fuzz: check-deps
 fuzz-bins: $(FUZZ_TARGETS:%=$(BUILD)/fuzz/fuzz_%)
 $(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(LIB)
 	@mkdir -p $(dir $@)
-	clang $(CFLAGS) -I. -I$(BUILD) -fsanitize=fuzzer $(FUZZ_SAN) -o $@ $< $(WHOLE_LIB) $(LDLIBS)
+	clang $(CFLAGS) -I. -I$(BUILD) -fsanitize=fuzzer $(FUZZ_SAN) -o $@ $< $(LIB) $(LDLIBS)

@@ -89,13 +89,13 @@ static void test_matches(void **state)
 	 * with any deny; AppArmor's EACCES stands for the default EPERM only */
 	outcome den0 = { .kind = OUT_DENIED }, eacces = { .kind = OUT_DENIED, .err = 13 };
 	ir_decision d_enoent = { IR_DENY, 2, NULL };
-	assert_true(outcome_matches_lsm(&den0, &d_enoent, false));
-	assert_true(outcome_matches_lsm(&eacces, &d_eperm, true));
-	assert_false(outcome_matches_lsm(&eacces, &d_eperm, false));
-	assert_false(outcome_matches_lsm(&eacces, &d_enoent, true));
-	assert_false(outcome_matches_lsm(&al, &d_eperm, true));
-	assert_false(outcome_matches_lsm(&den0, &d_audit, false));
-	assert_true(outcome_matches_lsm(&al, &d_audit, true));
+	assert_true(outcome_matches_lsm(&den0, &d_enoent, NULL));
+	assert_true(outcome_matches_lsm(&eacces, &d_eperm, backend_apparmor.errno_agrees));
+	assert_false(outcome_matches_lsm(&eacces, &d_eperm, NULL));
+	assert_false(outcome_matches_lsm(&eacces, &d_enoent, backend_apparmor.errno_agrees));
+	assert_false(outcome_matches_lsm(&al, &d_eperm, backend_apparmor.errno_agrees));
+	assert_false(outcome_matches_lsm(&den0, &d_audit, NULL));
+	assert_true(outcome_matches_lsm(&al, &d_audit, backend_apparmor.errno_agrees));
 }
 
 static void test_probes_cover_boundaries(void **state)
