@@ -26,6 +26,12 @@
 #include <stddef.h>
 #include "../base/util.h"
 
+/* The registry (backends/backend.h) as bench sees it: one column or row per
+ * backend. The name of backend i, NULL past the last; a backend's title in
+ * tables and figures (its name if not registered). bench_main.c. */
+const char *bench_backend(size_t i);
+const char *bench_title(const char *backend);
+
 enum {
 	BS_MICRO = 1, BS_REDIS = 2, BS_PGBENCH = 4, BS_FILTER = 8,
 	BS_COMPILE = 16, BS_TRACERS = 32, BS_SOAK = 64,

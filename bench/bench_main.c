@@ -109,10 +109,23 @@ static int rm_one(const char *path, const struct stat *st, int flag, struct FTW 
 	return 0;
 }
 
+const char *bench_backend(size_t i)
+{
+	size_t n = 0;
+	while (backends_all[n])
+		n++;
+	return i < n ? backends_all[i]->name : NULL;
+}
+
+const char *bench_title(const char *name)
+{
+	const backend *b = backend_find(name);
+	return b && b->title ? b->title : name;
+}
+
 /* What each scenario leaves unenforced per target (--allow-partial). */
 static void scenario_support(bresults *r)
 {
-	static const char *const targets[] = { "seccomp", "apparmor", "bpf" };
 	for (int s = 1; s < BENCH_NSCEN; s++) {
 		char *text = xasprintf("policy p { use %s; }", bench_scenario_rule[s]);
 		diag_ctx d;
@@ -121,12 +134,12 @@ static void scenario_support(bresults *r)
 		compile_opts co = { 0 };
 		if (!polc_compile_text("scenario.pol", text, &co, &d, &prog)) {
 			const ir_policy *p = ir_program_select(&prog, NULL, &d);
-			for (int t = 0; p && t < 3; t++) {
+			for (size_t t = 0; p && backends_all[t]; t++) {
 				diag_ctx e;
 				diag_init(&e);
-				backend_check(backend_find(targets[t]), p, true, &e);
+				backend_check(backends_all[t], p, true, &e);
 				char key[96];
-				snprintf(key, sizeof key, "partial.%s.%s", bench_scenarios[s], targets[t]);
+				snprintf(key, sizeof key, "partial.%s.%s", bench_scenarios[s], backends_all[t]->name);
 				br_note(r, "model", key, "%zu", e.nwarnings);
 				diag_free(&e);
 			}

@@ -21,8 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const targets[] = { "seccomp", "apparmor", "bpf" };
-#define NTARGETS 3
+#define NTARGETS 16   /* at most this many registered backends are timed */
 
 static char *gen_policy(size_t n)
 {
@@ -56,8 +55,8 @@ typedef struct {
 static void emit_all(const ir_program *prog, bool rules, times *t)
 {
 	size_t n = rules ? prog->nrules : prog->npolicies;
-	for (int k = 0; k < NTARGETS; k++) {
-		const backend *b = backend_find(targets[k]);
+	for (int k = 0; k < NTARGETS && backends_all[k]; k++) {
+		const backend *b = backends_all[k];
 		double t0 = bench_cpu_now();
 		for (size_t i = 0; i < n; i++) {
 			const ir_policy *p = rules ? &prog->rules[i]->body : prog->policies[i];
@@ -68,7 +67,7 @@ static void emit_all(const ir_program *prog, bool rules, times *t)
 			backend_opts o = { .allow_partial = true, .polc_version = POLC_VERSION };
 			backend_check(b, p, true, &d);
 			int rc = b->emit(p, &o, &out, &d);
-			if (!rc && k == 0)
+			if (!rc && b->probes == PROBES_FILTER && !o.format)
 				t->seccomp_insns = out.len / 8;   /* sizeof(struct sock_filter) */
 			if (rc && !t->error[k])
 				for (size_t j = 0; j < d.n && !t->error[k]; j++)
@@ -109,13 +108,13 @@ static int one(const char *const *files, size_t nfiles, const char *text, times 
 static void record(bresults *r, const char *input, times *t)
 {
 	br_add(r, "native", "compile", "front end", input, "time", "ms", t->front);
-	for (int k = 0; k < NTARGETS; k++) {
+	for (int k = 0; k < NTARGETS && backends_all[k]; k++) {
 		/* a refusal (a capacity limit) is timed too: reaching it is the work */
-		br_add(r, "native", "compile", targets[k], input, "time", "ms", t->target[k]);
+		br_add(r, "native", "compile", backends_all[k]->name, input, "time", "ms", t->target[k]);
 		if (!t->error[k])
 			continue;
 		char key[96];
-		snprintf(key, sizeof key, "compile.refused.%s.%s", input, targets[k]);
+		snprintf(key, sizeof key, "compile.refused.%s.%s", input, backends_all[k]->name);
 		br_note(r, "native", key, "%s", t->error[k]);
 		free(t->error[k]);
 		t->error[k] = NULL;

@@ -9,14 +9,15 @@
 #include <string.h>
 
 static const char *const envs[] = { "native", "lab" };
-static const char *const backends[] = { "seccomp", "apparmor", "bpf" };
 static const char *const micro_tests[] = { "getppid", "openat", "stat", "read4k", "pipe",
 					   "fork", "execl", "spawn" };
 static const char *const tracers[] = { "ebpf", "ptrace", "strace" };
 
-static const char *backend_title(const char *b)
+/* The table header cells of every backend: " seccomp | AppArmor |..." */
+static void title_cells(buf *out, const char *sep)
 {
-	return !strcmp(b, "apparmor") ? "AppArmor" : !strcmp(b, "bpf") ? "BPF LSM" : b;
+	for (size_t b = 0; bench_backend(b); b++)
+		buf_printf(out, " %s |", sep ? sep : bench_title(bench_backend(b)));
 }
 
 static const char *env_title(const char *e)
@@ -181,14 +182,14 @@ static void md_summary(const bresults *r, buf *out)
 	buf_puts(out, "- **EnhanceProtect on redis-benchmark** (cost ratio GET / SET):");
 	bool any = false;
 	for (size_t e = 0; e < 2; e++)
-		for (size_t b = 0; b < 3; b++) {
-			if (!has(r, envs[e], "redis", backends[b]))
+		for (size_t b = 0; bench_backend(b); b++) {
+			if (!has(r, envs[e], "redis", bench_backend(b)))
 				continue;
-			buf_printf(out, "%s %s %s ", any ? ";" : "", backend_title(backends[b]),
+			buf_printf(out, "%s %s %s ", any ? ";" : "", bench_title(bench_backend(b)),
 				   envs[e]);
 			for (int k = 0; k < 2; k++) {
 				const char *met = k ? "SET" : "GET";
-				if (ratio(r, envs[e], "redis", backends[b], "EnhanceProtect", met, &m, &lo, &hi))
+				if (ratio(r, envs[e], "redis", bench_backend(b), "EnhanceProtect", met, &m, &lo, &hi))
 					buf_printf(out, "%s%.3f%s", k ? " / " : "", m,
 						   m < 0.9 || hi > 3 * lo ? " †" : "");
 				else
@@ -263,13 +264,18 @@ static void md_scenarios(const bresults *r, buf *out)
 		 "--allow-partial`. Where a target cannot enforce a statement exactly, it is built "
 		 "without it (or with its enforceable part): the table says how many statements "
 		 "each target leaves out, so a cheap cell may also be a less protective one.\n\n"
-		 "| scenario | preset | seccomp | AppArmor | BPF LSM |\n|---|---|---|---|---|\n"
-		 "| NoProtect | none (plain exec) | – | – | – |\n");
+		 "| scenario | preset |");
+	title_cells(out, NULL);
+	buf_puts(out, "\n|---|---|");
+	title_cells(out, "---");
+	buf_puts(out, "\n| NoProtect | none (plain exec) |");
+	title_cells(out, "–");
+	buf_puts(out, "\n");
 	for (int s = 1; s < BENCH_NSCEN; s++) {
 		buf_printf(out, "| %s | `%s` |", bench_scenarios[s], bench_scenario_rule[s]);
-		for (size_t b = 0; b < 3; b++) {
+		for (size_t b = 0; bench_backend(b); b++) {
 			char k[96];
-			snprintf(k, sizeof k, "partial.%s.%s", bench_scenarios[s], backends[b]);
+			snprintf(k, sizeof k, "partial.%s.%s", bench_scenarios[s], bench_backend(b));
 			const char *v = br_get(r, "model", k);
 			if (!v)
 				buf_puts(out, " ? |");
@@ -284,19 +290,19 @@ static void md_scenarios(const bresults *r, buf *out)
 	for (size_t e = 0; e < 2; e++) {
 		if (!br_get(r, envs[e], "kernel"))
 			continue;
-		for (size_t b = 0; b < 3; b++) {
+		for (size_t b = 0; bench_backend(b); b++) {
 			char k[64];
-			snprintf(k, sizeof k, "runs.%s", backends[b]);
+			snprintf(k, sizeof k, "runs.%s", bench_backend(b));
 			if (br_get(r, envs[e], k)) {
 				buf_printf(out, "- %s, %s: measured.\n", env_title(envs[e]),
-					   backend_title(backends[b]));
+					   bench_title(bench_backend(b)));
 				continue;
 			}
-			snprintf(k, sizeof k, "na.%s", backends[b]);
+			snprintf(k, sizeof k, "na.%s", bench_backend(b));
 			const char *why = br_get(r, envs[e], k);
 			if (why)
 				buf_printf(out, "- %s, %s: n/a here (%s)%s.\n", env_title(envs[e]),
-					   backend_title(backends[b]), why,
+					   bench_title(bench_backend(b)), why,
 					   strcmp(envs[e], "lab") ? "; use --vm" : "");
 		}
 	}
@@ -318,14 +324,14 @@ static void md_scen_table(const bresults *r, buf *out, const char *section,
 	buf_puts(out, "| environment | backend | benchmark | AlwaysAllow | RuntimeDefault | "
 		 "EnhanceProtect |\n|---|---|---|---|---|---|\n");
 	for (size_t e = 0; e < 2; e++)
-		for (size_t b = 0; b < 3; b++) {
-			if (!has(r, envs[e], section, backends[b]))
+		for (size_t b = 0; bench_backend(b); b++) {
+			if (!has(r, envs[e], section, bench_backend(b)))
 				continue;
 			for (size_t k = 0; k < nmet; k++) {
 				buf_printf(out, "| %s | %s | %s |", env_title(envs[e]),
-					   backend_title(backends[b]), metrics[k]);
+					   bench_title(bench_backend(b)), metrics[k]);
 				for (int s = 1; s < BENCH_NSCEN; s++)
-					cell_ratio(out, r, envs[e], section, backends[b],
+					cell_ratio(out, r, envs[e], section, bench_backend(b),
 						   bench_scenarios[s], metrics[k]);
 				buf_puts(out, "\n");
 			}
@@ -465,7 +471,11 @@ static void md_compile(const bresults *r, buf *out)
 	static const char *const inputs[] = { "rule library", "profiles", "generated 100",
 					      "generated 1000", "generated 10000",
 					      "generated 100000" };
-	static const char *const cols[] = { "front end", "seccomp", "apparmor", "bpf" };
+	/* columns: the front end, then every backend */
+	const char *cols[20] = { "front end" };
+	size_t ncol = 1;
+	for (size_t b = 0; bench_backend(b) && ncol < 20; b++)
+		cols[ncol++] = bench_backend(b);
 	if (!br_find(r, "native", "compile", "front end", "rule library", "time"))
 		return;
 	buf_printf(out, "## Compiler cost\n\nIn process, milliseconds (median of %zu): the front "
@@ -473,16 +483,19 @@ static void md_compile(const bresults *r, buf *out)
 		"for the whole input. Rule library: %s. Profiles: %s. Generated policies: per 10 "
 		   "statements 7 file globs, 1 network port, 1 exec path and 1 syscall with an "
 		   "argument condition, syscalls taken in turn from the x86_64 table.\n\n"
-		   "| input | front end | seccomp | AppArmor | BPF LSM | total |\n"
-		   "|---|---|---|---|---|---|\n", rounds_of(r, "native", "compile"),
+		   "| input | front end |", rounds_of(r, "native", "compile"),
 		   note(r, "native", "compile.rule library"), note(r, "native", "compile.profiles"));
+	title_cells(out, NULL);
+	buf_puts(out, " total |\n|---|---|");
+	title_cells(out, "---");
+	buf_puts(out, "---|\n");
 	double tot[6] = { 0 };
 	for (size_t i = 0; i < 6; i++) {
 		if (!br_find(r, "native", "compile", "front end", inputs[i], "time"))
 			continue;
 		buf_printf(out, "| %s |", inputs[i]);
 		bool whole = true;
-		for (size_t c = 0; c < 4; c++) {
+		for (size_t c = 0; c < ncol; c++) {
 			double v = med(r, "native", "compile", cols[c], inputs[i], "time");
 			char k[128];
 			snprintf(k, sizeof k, "compile.refused.%s.%s", inputs[i], cols[c]);
@@ -502,22 +515,21 @@ static void md_compile(const bresults *r, buf *out)
 		if (!whole)
 			tot[i] = NAN;
 	}
-	if (tot[2] > 0 && tot[4] > 0)
+	if (tot[2] > 0 && tot[4] > 0) {
 		buf_printf(out, "\nGrowth from 100 to 10,000 statements (100×): total ×%.0f "
-			   "(exponent %.2f; 1.00 is linear); front end ×%.0f, seccomp ×%.0f, "
-			   "AppArmor ×%.0f, BPF ×%.0f.\n", tot[4] / tot[2], log(tot[4] / tot[2]) / log(100),
-			   med(r, "native", "compile", "front end", inputs[4], "time") /
-			   med(r, "native", "compile", "front end", inputs[2], "time"),
-			   med(r, "native", "compile", "seccomp", inputs[4], "time") /
-			   med(r, "native", "compile", "seccomp", inputs[2], "time"),
-			   med(r, "native", "compile", "apparmor", inputs[4], "time") /
-			   med(r, "native", "compile", "apparmor", inputs[2], "time"),
-			   med(r, "native", "compile", "bpf", inputs[4], "time") /
-			   med(r, "native", "compile", "bpf", inputs[2], "time"));
+			   "(exponent %.2f; 1.00 is linear);", tot[4] / tot[2],
+			   log(tot[4] / tot[2]) / log(100));
+		for (size_t c = 0; c < ncol; c++)
+			buf_printf(out, "%s %s ×%.0f", c ? "," : "",
+				   c ? bench_title(cols[c]) : cols[c],
+				   med(r, "native", "compile", cols[c], inputs[4], "time") /
+				   med(r, "native", "compile", cols[c], inputs[2], "time"));
+		buf_puts(out, ".\n");
+	}
 	if (br_find(r, "native", "compile", "front end", inputs[5], "time")) {
 		buf_puts(out, "\nGrowth exponent from 1,000 to 100,000 statements (log of the time "
 			 "ratio over log 100; 1.00 is linear):");
-		for (size_t c = 0; c < 4; c++) {
+		for (size_t c = 0; c < ncol; c++) {
 			double a = med(r, "native", "compile", cols[c], inputs[3], "time");
 			double b = med(r, "native", "compile", cols[c], inputs[5], "time");
 			if (a > 0 && b > 0)

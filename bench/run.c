@@ -263,20 +263,19 @@ static bool backend_runs(const bench_opts *o, bresults *r, const char *backend, 
 
 static void configs(const bench_opts *o, bresults *r, cfgset *cs)
 {
-	static const char *const backends[] = { "seccomp", "apparmor", "bpf" };
 	char *pol[BENCH_NSCEN];
 	for (int s = 0; s < BENCH_NSCEN; s++)
 		pol[s] = s ? policy_file(o, s) : NULL;
 	memset(cs, 0, sizeof *cs);
 	cs->v[cs->n++] = (cfg){ "-", 0, false, NULL };
-	for (size_t b = 0; b < 3; b++) {
-		if (!backend_runs(o, r, backends[b], pol[1]))
+	for (size_t b = 0; bench_backend(b); b++) {
+		if (!backend_runs(o, r, bench_backend(b), pol[1]))
 			continue;
 		char key[64];
-		snprintf(key, sizeof key, "runs.%s", backends[b]);
+		snprintf(key, sizeof key, "runs.%s", bench_backend(b));
 		br_note(r, NATIVE_ENV(o), key, "yes");
 		for (int s = 1; s < BENCH_NSCEN; s++)
-			cs->v[cs->n++] = (cfg){ backends[b], s, false, xstrdup(pol[s]) };
+			cs->v[cs->n++] = (cfg){ bench_backend(b), s, false, xstrdup(pol[s]) };
 	}
 	for (int s = 1; s < BENCH_NSCEN; s++)
 		free(pol[s]);

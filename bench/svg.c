@@ -68,7 +68,7 @@ static void panel(buf *out, const bresults *r, const char *env, const char *back
 	double cw = (double)pw / NCAT, bw = cw * 0.8 / 3;
 	buf_printf(out, "<text x=\"%d\" y=\"%d\" class=\"t\">%s — %s</text>\n", x0, y0 - 8,
 		   !strcmp(env, "lab") ? "lab (qemu TCG)" : env,
-		   !strcmp(backend, "bpf") ? "BPF LSM" : !strcmp(backend, "apparmor") ? "AppArmor" : backend);
+		   bench_title(backend));
 	double st = tick(top);
 	for (double v = 0; v <= top + 1e-9; v += st) {
 		double y = y0 + h - v / top * h;
@@ -106,11 +106,10 @@ static void panel(buf *out, const bresults *r, const char *env, const char *back
 void bench_svg(const bresults *r, buf *out)
 {
 	static const char *const envs[] = { "native", "lab" };
-	static const char *const backends[] = { "seccomp", "apparmor", "bpf" };
 	int n = 0;
 	for (size_t e = 0; e < 2; e++)
-		for (size_t b = 0; b < 3; b++)
-			n += panel_has(r, envs[e], backends[b]);
+		for (size_t b = 0; bench_backend(b); b++)
+			n += panel_has(r, envs[e], bench_backend(b));
 	int hgt = TOP + (n ? n : 1) * PANEL_H;
 	buf_printf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 		   "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
@@ -128,9 +127,9 @@ void bench_svg(const bresults *r, buf *out)
 			   colors[s], LEFT + (s - 1) * 160 + 16, bench_scenarios[s]);
 	int k = 0;
 	for (size_t e = 0; e < 2; e++)
-		for (size_t b = 0; b < 3; b++)
-			if (panel_has(r, envs[e], backends[b]))
-				panel(out, r, envs[e], backends[b], TOP + 24 + k++ * PANEL_H);
+		for (size_t b = 0; bench_backend(b); b++)
+			if (panel_has(r, envs[e], bench_backend(b)))
+				panel(out, r, envs[e], bench_backend(b), TOP + 24 + k++ * PANEL_H);
 	if (!n)
 		buf_printf(out, "<text x=\"%d\" y=\"%d\" class=\"a\">no scenario was measured</text>\n",
 			   LEFT, TOP + 40);
