@@ -290,6 +290,54 @@ static void probe_domain(const ir_policy *r, int d, const lsm_confine *conf, col
 	probes_free(&ps);
 }
 
+/* The deny a probe decided by the default stands for: one statement of
+ * exactly that event. false: no such statement in this domain. */
+static bool event_stmt(const ir_event *ev, ir_stmt *s)
+{
+	memset(s, 0, sizeof *s);
+	s->domain = ev->domain;
+	s->action = (ir_action){ IR_DENY, EPERM };
+	switch (ev->domain) {
+	case IR_FILE:
+		s->u.file.glob = ev->u.file.path;
+		s->u.file.perms = ev->u.file.perm;
+		return true;
+	case IR_EXEC:
+		s->u.file.glob = ev->u.exec.path;
+		s->u.file.perms = IR_PERM_EXEC;
+		return true;
+	case IR_NETWORK:
+		s->u.net.op = ev->u.net.op == IR_NET_CREATE ? IR_NET_ANYOP : ev->u.net.op;
+		s->u.net.family = ev->u.net.family;
+		s->u.net.proto = (ev->u.net.type & 0xf) == SOCK_STREAM ? IR_PROTO_TCP :
+				 (ev->u.net.type & 0xf) == SOCK_DGRAM ? IR_PROTO_UDP : IR_PROTO_RAW;
+		s->u.net.has_port = ev->u.net.has_addr;
+		s->u.net.port_lo = s->u.net.port_hi = ev->u.net.port;
+		return true;
+	case IR_SIGNAL:
+		s->u.signal.peer = ev->u.signal.peer;
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* A probe decided by a default the target enforces only in part (under
+ * Landlock `default deny file` leaves chmod unmediated) proves something
+ * only where the target enforces a deny of that very event exactly. NULL:
+ * judge it; else why not. */
+static const char *default_unjudged(const ir_policy *r, const backend *b, const ir_event *ev)
+{
+	ir_decision d = ir_decide(r, ev);
+	if (d.by || !b->classify_default || d.verdict < IR_DENY ||
+	    b->classify_default(r, ev->domain).level == SUPPORT_EXACT)
+		return NULL;
+	ir_stmt s;
+	if (event_stmt(ev, &s) && b->classify(r, &s).level == SUPPORT_EXACT)
+		return NULL;
+	return "decided by a default the target enforces in part, and not this event";
+}
+
 /* One probe by one route (verify.h): the event's own decision is expected. */
 static void probe_route(const ir_policy *r, const probe *orig, lsm_route route,
 			const lsm_confine *conf, column *col)
@@ -303,7 +351,9 @@ static void probe_route(const ir_policy *r, const probe *orig, lsm_route route,
 	const probe *pr = &one;
 	{
 		cell *c = cell_for(col, pr->from);
-		outcome got = lsm_probe_route(conf, &pr->ev, route);
+		const char *unjudged = default_unjudged(r, conf->b, &pr->ev);
+		outcome got = unjudged ? (outcome){ .kind = OUT_SKIPPED, .why = unjudged }
+				       : lsm_probe_route(conf, &pr->ev, route);
 		ir_decision want = decide_observed(r, &pr->ev, &got);
 		if (got.kind == OUT_SKIPPED) {
 			c->skipped++;

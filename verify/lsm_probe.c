@@ -546,6 +546,22 @@ static int take_route(const ir_event *ev, op_state *s, op_result *r)
 	return prepare_route(ev->domain == IR_EXEC ? ev->u.exec.path : ev->u.file.path, s, r);
 }
 
+/* The backend's probe_ready (backend.h), whose descriptor replaces
+ * probe_open's. */
+static int ready_confine(const lsm_confine *c, int *cfd, op_result *r)
+{
+	if (!c->b->probe_ready)
+		return 0;
+	char why[200] = "";
+	int fd = c->b->probe_ready(c, why, sizeof why);
+	if (fd < 0)
+		return skipf(r, "%s", why);
+	if (*cfd > 0)
+		close(*cfd);
+	*cfd = fd;
+	return 0;
+}
+
 static __attribute__((noreturn)) void child(const lsm_confine *c, const ir_event *ev,
 					    lsm_route route, enum run_mode mode, int out)
 {
@@ -556,6 +572,7 @@ static __attribute__((noreturn)) void child(const lsm_confine *c, const ir_event
 	signal(SIGPIPE, SIG_IGN);
 	if ((mode != RUN_CONFINED || (cfd = open_confine(c, &r)) >= 0) &&
 	    world_enter(&r) == 0 && prepare(ev, &s, mode, &r) == 0 &&
+	    (mode != RUN_CONFINED || ready_confine(c, &cfd, &r) == 0) &&
 	    take_route(ev, &s, &r) == 0 &&
 	    (mode != RUN_CONFINED || confine(c, cfd, &r) == 0))
 		operate(ev, &s, mode, &r);
