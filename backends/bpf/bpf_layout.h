@@ -23,7 +23,7 @@
 #include <linux/types.h>
 #endif
 
-#define POLC_BLOB_VERSION 1u
+#define POLC_BLOB_VERSION 2u
 #define POLC_BLOB_MAGIC 0x504c4342u          /* "PLCB" */
 
 #define POLC_CHUNK_WORDS 1024u                /* one map value: 4 KiB */
@@ -37,7 +37,9 @@
 #define POLC_MAX_STATES 1000000u              /* per DFA, compile-time check */
 #define POLC_MAX_ACCEPT 65535u                /* distinct accept entries per DFA */
 #define POLC_MAX_STMTS 65534u                 /* statements per policy */
-#define POLC_MAX_NET 1024u                    /* network rules per policy */
+#define POLC_MAX_NET 65534u                   /* network rules per policy: each is a
+                                                 statement (POLC_MAX_STMTS); the
+                                                 program walks them with bpf_loop */
 #define POLC_MAX_POLICIES 64u                 /* loaded at once */
 #define POLC_CGROUP_DEPTH 16u                 /* ancestor levels searched */
 
