@@ -7,6 +7,8 @@
 #include "../backends/seccomp/seccomp.h"   /* sc_domain_event: what a syscall is */
 #include "../base/util.h"
 #include "../verify/verify.h"
+#include "../compiler/syscalls.h"
+#include "../compiler/sysevents.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -56,28 +58,25 @@ static cell *cell_for(column *col, const ir_stmt *s)
 	return c;
 }
 
-/* The syscall through which seccomp sees an event of another domain: a
- * network statement is a socket(2) call, mount/umount/pivot_root, ptrace
- * and signal statements are their syscalls (the only level seccomp sees). */
+/* The syscall through which seccomp sees an event of another domain
+ * (compiler/sysevents.def): a network statement is a socket(2) call,
+ * mount/umount/pivot_root, ptrace and signal statements are their syscalls
+ * (the only level seccomp sees). */
 static void as_syscall(const ir_event *ev, ir_event *sys)
 {
+	const char *name = sysevent_syscall(ev);
+	if (!name) {
+		*sys = *ev;
+		return;
+	}
 	memset(sys, 0, sizeof *sys);
 	sys->domain = IR_SYSCALL;
 	sys->u.sys.audit_arch = ir_arch_audit(IR_ARCH_X86_64);
-	switch (ev->domain) {
-	case IR_NETWORK:
-		sys->u.sys.nr = SYS_socket;
+	sys->u.sys.nr = (uint32_t)sys_resolve(IR_ARCH_X86_64, name);
+	if (ev->domain == IR_NETWORK) {
 		sys->u.sys.args[0] = (uint64_t)ev->u.net.family;
 		sys->u.sys.args[1] = (uint64_t)ev->u.net.type;
 		sys->u.sys.args[2] = (uint64_t)ev->u.net.protocol;
-		break;
-	case IR_MOUNT:
-		sys->u.sys.nr = ev->u.mount.op == IR_MOUNT_MOUNT ? SYS_mount :
-				ev->u.mount.op == IR_MOUNT_UMOUNT ? SYS_umount2 : SYS_pivot_root;
-		break;
-	case IR_PTRACE: sys->u.sys.nr = SYS_ptrace; break;
-	case IR_SIGNAL: sys->u.sys.nr = SYS_kill; break;
-	default: *sys = *ev; break;
 	}
 }
 
@@ -224,7 +223,7 @@ static ir_decision seccomp_want(const ir_policy *p, const ir_event *ev, const ir
 	char name[64];
 	ir_event dom;
 	if (sys_name(ir_event_arch(sys), sys->u.sys.nr, name, sizeof name) &&
-	    sc_domain_event(name, sys->u.sys.args, &dom) &&
+	    sysevent_of(name, sys->u.sys.args, &dom) &&
 	    (dom.domain == IR_MOUNT || dom.domain == IR_NETWORK)) {
 		ir_decision x = ir_decide(p, &dom);
 		if (x.verdict > w.verdict)

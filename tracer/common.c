@@ -218,7 +218,7 @@ const char *tracer_implied_cap(long nr)
 {
 	switch (nr) {
 #define SE_CAP(n, cap) case POLC_NR_##n: return #cap;
-#include "sysevents.def"
+#include "../compiler/sysevents.def"
 	default: return NULL;
 	}
 }

@@ -408,7 +408,7 @@ static __always_inline void decode(struct tb_scratch *s, long nr, unsigned long 
 #define SE_PATH2(n, d1, p1, d2, p2) \
 	case POLC_NR_##n: path_ev(TBP_WRITE, d1, p1, 0, -1, a); \
 		       path_ev(TBP_WRITE, d2, p2, 0, -1, a); break;
-#include "tracer/sysevents.def"
+#include "compiler/sysevents.def"
 	case POLC_NR_open: file_ev_g(open_perm(a[1]), AT_FDCWD_, a[0], 0); break;
 	case POLC_NR_creat: file_ev_g(TBP_WRITE | TBP_FOLLOW, AT_FDCWD_, a[0], 0); break;
 	case POLC_NR_openat: file_ev_g(open_perm(a[2]), d0, a[1], 0); break;
@@ -452,7 +452,7 @@ static __always_inline void decode(struct tb_scratch *s, long nr, unsigned long 
 	}
 	switch (nr) {
 #define SE_CAP(n, cap) case POLC_NR_##n:
-#include "tracer/sysevents.def"
+#include "compiler/sysevents.def"
 		cap_ev_g(nr);
 		break;
 	default: break;

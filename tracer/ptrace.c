@@ -386,7 +386,7 @@ static bool decode(thread *t, int nr, const uint64_t *a)
 #define SE_PATH2(n, d1, p1, d2, p2) \
 	case POLC_NR_##n: se_path(p, tid, a, d1, p1, 0, -1, "write"); \
 		       se_path(p, tid, a, d2, p2, 0, -1, "write"); break;
-#include "sysevents.def"
+#include "../compiler/sysevents.def"
 	case POLC_NR_mmap:
 		if ((a[2] & PROT_EXEC) && sys_arg_int(a[4]) >= 0) {
 			p->kind = P_FD;

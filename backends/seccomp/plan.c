@@ -7,85 +7,17 @@
  * the rest goes to the domain's default. The syscall domain and a
  * syscall-level domain (mount, network, ptrace, signal) are combined by
  * taking the more restrictive decision, which is what the tests' oracle
- * does with sc_domain_event().
+ * does with sysevent_of() (compiler/sysevents.h, the table this reads).
  */
 #include "seccomp.h"
 #include "../../compiler/syscalls.h"
+#include "../../compiler/sysevents.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <netinet/in.h>
-
-/* ---- which syscalls stand for which events ---- */
-
-typedef struct { const char *name; ir_domain dom; int sub; } sc_evmap;
-
-static const sc_evmap evmap[] = {
-	{ "mount", IR_MOUNT, IR_MOUNT_MOUNT }, { "fsopen", IR_MOUNT, IR_MOUNT_MOUNT },
-	{ "fsmount", IR_MOUNT, IR_MOUNT_MOUNT }, { "fspick", IR_MOUNT, IR_MOUNT_MOUNT },
-	{ "move_mount", IR_MOUNT, IR_MOUNT_MOUNT }, { "mount_setattr", IR_MOUNT, IR_MOUNT_MOUNT },
-	{ "fsconfig", IR_MOUNT, IR_MOUNT_MOUNT },
-	/* open_tree makes a mount only with OPEN_TREE_CLONE (a detached copy
-	 * of the tree); without it, it opens an O_PATH descriptor */
-	{ "open_tree", IR_MOUNT, IR_MOUNT_MOUNT },
-	{ "umount", IR_MOUNT, IR_MOUNT_UMOUNT }, { "umount2", IR_MOUNT, IR_MOUNT_UMOUNT },
-	{ "pivot_root", IR_MOUNT, IR_MOUNT_PIVOT_ROOT },
-	{ "socket", IR_NETWORK, 0 }, { "socketpair", IR_NETWORK, 0 },
-	{ "ptrace", IR_PTRACE, IR_PTRACE_TRACE }, { "process_vm_writev", IR_PTRACE, IR_PTRACE_TRACE },
-	{ "pidfd_getfd", IR_PTRACE, IR_PTRACE_TRACE }, { "process_vm_readv", IR_PTRACE, IR_PTRACE_READ },
-	{ "kcmp", IR_PTRACE, IR_PTRACE_READ },
-	{ "kill", IR_SIGNAL, 0 }, { "tkill", IR_SIGNAL, 0 }, { "tgkill", IR_SIGNAL, 0 },
-	{ "rt_sigqueueinfo", IR_SIGNAL, 0 }, { "rt_tgsigqueueinfo", IR_SIGNAL, 0 },
-	{ "pidfd_send_signal", IR_SIGNAL, 0 },
-};
-#define NEVMAP (sizeof evmap / sizeof evmap[0])
-
-#ifndef OPEN_TREE_CLONE
-#define OPEN_TREE_CLONE 1
-#endif
-
-/* The argument condition under which syscall m is its domain's event at
- * all (open_tree: arg2 & OPEN_TREE_CLONE); false when it always is. */
-static bool evmap_cond(const sc_evmap *m, ir_arg_cond *c)
-{
-	if (strcmp(m->name, "open_tree"))
-		return false;
-	ir_arg_cond k = { 2, IR_CMP_MASKED_EQ, OPEN_TREE_CLONE, OPEN_TREE_CLONE };
-	*c = k;
-	return true;
-}
-
-static const sc_evmap *evmap_find(const char *name)
-{
-	for (size_t i = 0; i < NEVMAP; i++)
-		if (!strcmp(evmap[i].name, name))
-			return &evmap[i];
-	return NULL;
-}
-
-bool sc_domain_event(const char *name, const uint64_t args[6], ir_event *ev)
-{
-	const sc_evmap *m = evmap_find(name);
-	ir_arg_cond k;
-	if (!m || (evmap_cond(m, &k) && (args[k.arg] & 0xffffffffu & k.mask) != k.value))
-		return false;
-	memset(ev, 0, sizeof *ev);
-	ev->domain = m->dom;
-	switch (m->dom) {
-	case IR_MOUNT: ev->u.mount.op = (ir_mount_op)m->sub; break;
-	case IR_NETWORK:
-		ev->u.net.op = IR_NET_CREATE;
-		ev->u.net.family = (int)(uint32_t)args[0];
-		ev->u.net.type = (int)(uint32_t)args[1];
-		ev->u.net.protocol = (int)(uint32_t)args[2];
-		break;
-	case IR_PTRACE: ev->u.ptrace.mode = (unsigned)m->sub; break;
-	default: break;
-	}
-	return true;
-}
 
 /* ---- classify ---- */
 
@@ -313,7 +245,7 @@ static size_t net_alts(const ir_network *n, cconj *alt, ir_arg_cond (*store)[3])
 }
 
 /* Does statement st (of a syscall-level domain) speak about event map m? */
-static bool dom_stmt_applies(const ir_stmt *st, const sc_evmap *m)
+static bool dom_stmt_applies(const ir_stmt *st, const sysevent *m)
 {
 	switch (st->domain) {
 	case IR_MOUNT: return (int)st->u.mount.op == m->sub;
@@ -728,7 +660,7 @@ static int sys_part(const ctx *c, ir_arch a, uint32_t nr, const char *name, part
 
 /* Partition of syscall-level domain m->dom for syscall `name` (args as the
  * socket(2) lowering needs them); empty when that domain says nothing. */
-static int dom_part(const ctx *c, ir_arch a, const sc_evmap *m, part *out, sc_rules *rl)
+static int dom_part(const ctx *c, ir_arch a, const sysevent *m, part *out, sc_rules *rl)
 {
 	const ir_stmt_list *sl = &c->p->dom[m->dom];
 	ir_action def = dom_default(c, m->dom);
@@ -764,7 +696,7 @@ static int dom_part(const ctx *c, ir_arch a, const sc_evmap *m, part *out, sc_ru
 			rc = fail_big(c, c->p->loc, m->name);
 	srclist_free(&l);
 	ir_arg_cond k;
-	if (!rc && evmap_cond(m, &k)) {
+	if (!rc && sysevent_cond(m, &k)) {
 		if (!c->lib && rl->present)
 			rules_only_when(rl, &k);
 		else if (out->n && part_only_when(out, &k))
@@ -791,7 +723,7 @@ static int plan_sys(const ctx *c, const sc_plan *pl, ir_arch a, uint32_t nr, sc_
 	sc_rules rs = { 0 }, rd = { 0 };
 	if (sys_part(c, a, nr, name, &pt, &rs))
 		return -1;
-	const sc_evmap *m = evmap_find(name);
+	const sysevent *m = sysevent_find(name);
 	if (!c->lib) {
 		if (m && dom_part(c, a, m, &pt, &rd)) {
 			rules_free(&rs);
@@ -893,7 +825,9 @@ static size_t candidates(const ctx *c, ir_arch a, uint32_t **out)
 			xgrow(&v, &cap, n + 1, sizeof *v);
 			v[n++] = (uint32_t)sl->v[i].u.sys.nr[a];
 		}
-	for (size_t i = 0; i < NEVMAP; i++) {
+	size_t nevmap;
+	const sysevent *evmap = sysevent_table(&nevmap);
+	for (size_t i = 0; i < nevmap; i++) {
 		int nr = sys_resolve(a, evmap[i].name);
 		if (nr < 0)
 			continue;

@@ -176,12 +176,6 @@ int sc_emit_spo(const ir_policy *p, const sc_plan *pl, const backend_opts *o,
 uint32_t sc_action(ir_action a);       /* ir_action -> SCMP_ACT_* */
 uint32_t sc_arch_token(ir_arch a);     /* IR_ARCH_* -> SCMP_ARCH_* */
 
-/* The non-syscall event a syscall is at syscall level, for the domains
- * seccomp lowers (mount, network creation, ptrace, signal): fills *ev and
- * returns true when syscall `name` with these args is such an event.
- * Tests use it to build the oracle: decision = the more restrictive of
- * ir_decide(syscall event) and ir_decide(*ev). */
-bool sc_domain_event(const char *name, const uint64_t args[6], ir_event *ev);
 
 support sc_classify(const ir_policy *p, const ir_stmt *s);
 support sc_classify_default(const ir_policy *p, ir_domain dom);

@@ -28,6 +28,7 @@
 #include "compiler/compile.h"
 #include "backends/seccomp/seccomp.h"
 #include "compiler/syscalls.h"
+#include "compiler/sysevents.h"
 
 static const char *const hand[] = {
 	/* 1 plain allow-list under deny */
@@ -175,7 +176,7 @@ static ir_decision oracle(const ir_policy *p, const ir_event *ev)
 	if (!name)
 		return d;
 	ir_event dev;
-	if (sc_domain_event(name, ev->u.sys.args, &dev) &&
+	if (sysevent_of(name, ev->u.sys.args, &dev) &&
 	    (dev.domain == IR_MOUNT || dev.domain == IR_NETWORK)) {
 		ir_decision e = ir_decide(p, &dev);
 		if (e.verdict > d.verdict)

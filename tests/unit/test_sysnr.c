@@ -3,7 +3,7 @@
  * else); checked here against what polc did not write: the kernel's uapi
  * headers of this build host (<asm/unistd_64.h>, <asm/unistd_32.h>,
  * <asm/unistd_x32.h>, read through the C preprocessor).
- *  - every syscall the two recorders decode (tracer/sysevents.def and the
+ *  - every syscall the two recorders decode (compiler/sysevents.def and the
  *    special decoders) has the header's x86_64 number;
  *  - for x86_64, i386 and x32, every name both the headers and libseccomp
  *    know resolves to the header's number (no disagreement at all), and
@@ -31,7 +31,7 @@ static void recorders_numbers(void **state)
 	assert_int_equal(POLC_NR_##name, __NR_##name); n++;
 #define SE_PATH2(name, d1, p1, d2, p2) assert_int_equal(POLC_NR_##name, __NR_##name); n++;
 #define SE_CAP(name, cap) assert_int_equal(POLC_NR_##name, __NR_##name); n++;
-#include "tracer/sysevents.def"
+#include "compiler/sysevents.def"
 	/* the special decoders of tracer/ptrace.c and tracer/polc_trace.bpf.c */
 #define SPECIAL(name) assert_int_equal(POLC_NR_##name, __NR_##name); n++;
 	SPECIAL(open) SPECIAL(creat) SPECIAL(openat) SPECIAL(openat2) SPECIAL(execve)
