@@ -21,6 +21,7 @@
 #include "cli/cli.h"
 #include "cli/commands.h"
 #include "base/util.h"
+#include "import/source.h"
 #include "tracer/gen.h"
 
 /* The one usage text: cli/dispatch.c's, as `polc help gen` prints it. */
@@ -80,16 +81,6 @@ static int read_trace(trace *t, const char *path, bool strict, int *failed)
 static int usage(void)
 {
 	return usage_to(stderr, EXIT_USAGE);
-}
-
-static bool valid_name(const char *s)
-{
-	if (!isalpha((unsigned char)*s) && *s != '_')
-		return false;
-	for (; *s; s++)
-		if (!isalnum((unsigned char)*s) && *s != '_' && *s != '-')
-			return false;
-	return true;
 }
 
 /* "file,exec" -> "file, exec", each a domain name. */
@@ -204,7 +195,7 @@ int cmd_gen(int argc, char **argv)
 			return usage();
 		}
 	}
-	const char *bad = !valid_name(o.name) ? o.name : o.base && !valid_name(o.base) ? o.base : NULL;
+	const char *bad = !src_valid_name(o.name) ? o.name : o.base && !src_valid_name(o.base) ? o.base : NULL;
 	if (bad)
 		fprintf(stderr, "polc gen: '%s' is not a valid name (a letter or '_', then letters, "
 			"digits, '_' or '-')\n", bad);

@@ -684,16 +684,6 @@ static char *policy_name(const char *path, const char *given)
 	return s;
 }
 
-static bool valid_name(const char *s)
-{
-	if (!isalpha((unsigned char)*s) && *s != '_')
-		return false;
-	for (; *s; s++)
-		if (!isalnum((unsigned char)*s) && *s != '_' && *s != '-')
-			return false;
-	return true;
-}
-
 static void emit_header(const target *t, const src_file *f, const act *def, buf *out)
 {
 	src_import_header(out, NULL, f);
@@ -745,7 +735,7 @@ static int emit(reader *r, target *t, const char *path, const import_opts *o, to
 	if (rc == 0)
 		warn_overlaps(r, t, ents, n);
 	char *name = policy_name(path, o->name);
-	if (!valid_name(name)) {
+	if (!src_valid_name(name)) {
 		diag_error(r->d, src_loc_none(), "--name '%s' is not a polc name ([A-Za-z_][A-Za-z0-9_-]*)", name);
 		rc = -1;
 	}

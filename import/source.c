@@ -15,6 +15,16 @@ void src_string(buf *b, const char *s)
 	buf_puts(b, "\"");
 }
 
+bool src_valid_name(const char *s)
+{
+	if (!isalpha((unsigned char)*s) && *s != '_')
+		return false;
+	for (; *s; s++)
+		if (!isalnum((unsigned char)*s) && *s != '_' && *s != '-')
+			return false;
+	return true;
+}
+
 void src_comment(buf *b, const char *s)
 {
 	for (; *s; s++)

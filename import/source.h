@@ -14,11 +14,14 @@
 #ifndef POLC_IMPORT_SOURCE_H
 #define POLC_IMPORT_SOURCE_H
 
+#include <stdbool.h>
 #include "../base/util.h"
 #include "../base/diag.h"
 
 /* s as a polc string literal, with its quotes. */
 void src_string(buf *b, const char *s);
+/* Is s a polc name ([A-Za-z_][A-Za-z0-9_-]*), as a policy or rule name? */
+bool src_valid_name(const char *s);
 /* s as text inside a '#' comment (no '#', no newline added). */
 void src_comment(buf *b, const char *s);
 /* "# Imported by polc import[ how] from BASENAME (sha256 HASH).\n" */
