@@ -627,17 +627,6 @@ static const char *aa_network(aa_rule *a, char **w, size_t n)
 	return NULL;
 }
 
-/* A word polc reads as a NAME (fstypes). */
-static bool polc_word(const char *w)
-{
-	if (!isalpha((unsigned char)*w) && *w != '_')
-		return false;
-	for (; *w; w++)
-		if (!isalnum((unsigned char)*w) && *w != '_' && *w != '-')
-			return false;
-	return true;
-}
-
 /* mount [fstype=X|fstype=(X,Y)] [-> TARGET] */
 static const char *aa_mount(aa_rule *a, char **w, size_t n)
 {
@@ -653,7 +642,7 @@ static const char *aa_mount(aa_rule *a, char **w, size_t n)
 				v[strcspn(v, ")")] = 0;
 			}
 			for (char *save = NULL, *t = strtok_r(v, ", ", &save); t; t = strtok_r(NULL, ", ", &save)) {
-				if (!polc_word(t))
+				if (!src_valid_name(t))
 					why = "an fstype polc cannot name";
 				buf_printf(&fs, "%s%s", fs.len ? ", " : "", t);
 			}
@@ -1255,7 +1244,7 @@ static void bpf_mounts(vr *r, yaml_node_t *list)
 			continue;
 		}
 		bool anyfs = !strcmp(fs, "*");
-		if (!anyfs && !polc_word(fs)) {
+		if (!anyfs && !src_valid_name(fs)) {
 			unmapped(r, loc_of(r, fn), what, "fstype '%.40s'", fs);
 			continue;
 		}
