@@ -643,11 +643,10 @@ static int tree_emit(cg *g, const cg_range *r, const uint32_t *root, size_t n1, 
  * tree by Knuth's dynamic programme, O(n^2) (the best split of [i, j) lies
  * between those of [i, j-1) and [i+1, j)). The weight-balanced tree above
  * only approximates it; on the PostgreSQL mix the difference is a whole
- * instruction per syscall. Larger inputs fall back to tree(). */
-static int tree_opt(cg *g, const cg_range *r, const double *pw, size_t n)
+ * instruction per syscall. Returns the split of every [i, j) at
+ * [i * (n + 1) + j]; above OPT_TREE_MAX ranges the caller uses tree(). */
+static uint32_t *tree_opt_roots(const double *pw, size_t n)
 {
-	if (n > OPT_TREE_MAX)
-		return tree(g, r, pw, n);
 	size_t n1 = n + 1;
 	double *c = xcalloc(n1 * n1, sizeof *c);
 	uint32_t *root = xcalloc(n1 * n1, sizeof *root);
@@ -672,10 +671,8 @@ static int tree_opt(cg *g, const cg_range *r, const double *pw, size_t n)
 			c[i * n1 + j] = best + (pw[j] - pw[i]);
 			root[i * n1 + j] = (uint32_t)bk;
 		}
-	int l = tree_emit(g, r, root, n1, 0, n);
 	free(c);
-	free(root);
-	return l;
+	return root;
 }
 
 /* Prefix sums of the ranges' weights: MIX_SHARE from the mix (the calls
@@ -725,6 +722,9 @@ typedef struct {
 	} pend[IR_NARCH * 1024];  /* argument blocks to emit */
 	size_t npend;
 	size_t *block_len;        /* [arch * 1024 + nr]: instructions */
+	uint32_t *roots[2];       /* tree_opt's splits per audit arch (x86_64, i386):
+	                             the same for every hot chain length tried */
+	size_t nroots[2];         /* the range count they were made for */
 } gen;
 
 static bool uncond(const sc_sysplan *s)
@@ -818,7 +818,16 @@ static int nr_block(cg *g, gen *x, bool i386, const sys_freq *hot, size_t nhot)
 		ja(g, r.v[0].leaf);
 	} else {
 		double *pw = ranges_weigh(&r, i386, x->mix, x->nmix);
-		tree_opt(g, r.v, pw, r.n);
+		if (r.n > OPT_TREE_MAX) {
+			tree(g, r.v, pw, r.n);
+		} else {
+			if (!x->roots[i386] || x->nroots[i386] != r.n) {
+				free(x->roots[i386]);
+				x->roots[i386] = tree_opt_roots(pw, r.n);
+				x->nroots[i386] = r.n;
+			}
+			tree_emit(g, r.v, x->roots[i386], r.n + 1, 0, r.n);
+		}
 		free(pw);
 	}
 	free(r.v);
@@ -982,6 +991,8 @@ int sc_codegen(const sc_plan *pl, const sys_freq *mix, size_t nmix, buf *out,
 		info->mean = sc_mix_mean(f, len, mix, nmix);
 	}
 	free(hot);
+	free(x->roots[0]);
+	free(x->roots[1]);
 	free(x);
 	return 0;
 }
