@@ -478,7 +478,9 @@ static void md_compile(const bresults *r, buf *out)
 		cols[ncol++] = bench_backend(b);
 	if (!br_find(r, "native", "compile", "front end", "rule library", "time"))
 		return;
-	buf_printf(out, "## Compiler cost\n\nIn process, milliseconds (median of %zu): the front "
+	buf_printf(out, "## Compiler cost\n\nIn process, milliseconds of the process's CPU time (user + "
+		   "system, page faults included; not wall time, which the shared host's load "
+		   "inflates), median of %zu: the front "
 		   "end (parse, check, lower to IR) and each backend (check + emit, --allow-partial) "
 		"for the whole input. Rule library: %s. Profiles: %s. Generated policies: per 10 "
 		   "statements 7 file globs, 1 network port, 1 exec path and 1 syscall with an "
@@ -532,7 +534,12 @@ static void md_compile(const bresults *r, buf *out)
 		for (size_t c = 0; c < ncol; c++) {
 			double a = med(r, "native", "compile", cols[c], inputs[3], "time");
 			double b = med(r, "native", "compile", cols[c], inputs[5], "time");
-			if (a > 0 && b > 0)
+			char k[128];
+			snprintf(k, sizeof k, "compile.refused.%s.%s", inputs[5], cols[c]);
+			if (br_get(r, "native", k) && a > 0 && b > 0)
+				buf_printf(out, "%s %s %.2f (100,000 timed up to its refusal)",
+					   c ? "," : "", cols[c], log(b / a) / log(100));
+			else if (a > 0 && b > 0)
 				buf_printf(out, "%s %s %.2f", c ? "," : "", cols[c], log(b / a) / log(100));
 			else
 				buf_printf(out, "%s %s n/a", c ? "," : "", cols[c]);
