@@ -55,12 +55,17 @@ check_json "$T/diff.json" "doc['equal'] is False" \
 	"any(ok(d['new']['at'].rsplit(':', 2)[0], __import__('os').environb[b'HOSTILE']) for d in doc['differences'])"
 
 # verify --json: the document as a whole (names and reasons are escaped).
+# Its probe children run under the policy's filter, where the ASan runtime
+# cannot (make asan skips t_verify_seccomp for the same reason).
+case "${BUILD:-build}" in *asan*) echo "verify --json not run: sanitizer build" ;; *)
 printf 'policy p {\n  default allow syscall;\n  deny syscall ptrace;\n}\n' >"$bad"
 "$POLC" verify --json --target seccomp "$bad" >"$T/verify.json" 2>"$T/verify.err"
 rc=$?
 [ $rc = 0 ] || { cat "$T/verify.err"; fail "verify exited $rc, expected 0"; }
 check_json "$T/verify.json" "doc['policy'] == 'p'" "doc['mismatches'] == 0" \
 	"doc['targets'][0]['target'] == 'seccomp'"
+;;
+esac
 
 "$POLC" rules --json >"$T/rules.json" || fail "rules --json failed"
 check_json "$T/rules.json" "len(doc) > 0"
