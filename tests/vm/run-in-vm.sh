@@ -109,12 +109,25 @@ case "${VM_ACCEL:-tcg}" in
 kvm) ACCEL="-accel kvm"; CPU="host,-arch-capabilities" ;;
 *)   ACCEL="-accel tcg,thread=multi"; CPU=max ;;
 esac
-APPEND="console=ttyS0 quiet loglevel=3 panic=-1 lsm=landlock,lockdown,yama,apparmor,bpf ${VM_APPEND:-}"
+# VM_ICOUNT=N: guest time from instructions executed, not the host clock
+# (qemu -icount shift=N,sleep=off: one instruction = 2^N ns of guest time,
+# idle time skipped), so what the guest measures does not move with the
+# host's load.  icount needs single-threaded TCG and so one vCPU.
+ICOUNT=""
+if [ -n "${VM_ICOUNT:-}" ]; then
+	case "$VM_ICOUNT" in *[!0-9]*) lab_fail "VM_ICOUNT takes a shift (0-10)" ;; esac
+	ACCEL="-accel tcg"; CPU=max; VM_SMP=1
+	ICOUNT="-icount shift=$VM_ICOUNT,sleep=off"
+fi
+# no_timer_check: on a loaded host the emulated timer can miss the kernel's
+# boot-time IO-APIC check window ("IO-APIC + timer doesn't work!" panic, seen
+# at load ~20 with six labs at once).
+APPEND="console=ttyS0 quiet loglevel=3 panic=-1 no_timer_check lsm=landlock,lockdown,yama,apparmor,bpf ${VM_APPEND:-}"
 
 start=$(date +%s.%N)
 # shellcheck disable=SC2086  # ACCEL and SHARES are word lists by design
 timeout -k 5 "$TIMEOUT" qemu-system-x86_64 -nographic -nic none -no-reboot \
-	$ACCEL -cpu "$CPU" -smp "${VM_SMP:-2}" -m "$MEM" \
+	$ACCEL $ICOUNT -cpu "$CPU" -smp "${VM_SMP:-2}" -m "$MEM" \
 	-monitor none -serial "file:$CTL/console.log" \
 	-kernel "$KERNEL" -initrd "$VMDIR/initramfs.cpio" -append "$APPEND" \
 	-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
