@@ -34,8 +34,8 @@ const char *bench_title(const char *backend);
 
 enum {
 	BS_MICRO = 1, BS_REDIS = 2, BS_PGBENCH = 4, BS_FILTER = 8,
-	BS_COMPILE = 16, BS_TRACERS = 32, BS_SOAK = 64,
-	BS_ALL = 127,
+	BS_COMPILE = 16, BS_TRACERS = 32, BS_SOAK = 64, BS_HOOKS = 128,
+	BS_ALL = 255,
 };
 
 typedef enum { MODE_FULL, MODE_QUICK, MODE_SMOKE } bench_mode;

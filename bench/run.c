@@ -42,15 +42,17 @@ typedef struct {
 static params params_for(const bench_opts *o)
 {
 	/* The lab runs under TCG: every syscall costs tens of times more, so
-	 * fewer requests give a run of similar length. */
+	 * fewer requests give a run of similar length. Its clock is qemu's
+	 * instruction counter (bench_lab: VM_ICOUNT), so a round is not moved by
+	 * the host's load and three rounds show whether a cell repeats. */
 	static const params native[] = {
 		[MODE_FULL] = { 7, 0.3, 100000, 10, 100000 },
 		[MODE_QUICK] = { 5, 0.1, 30000, 3, 30000 },
 		[MODE_SMOKE] = { 1, 0.01, 1000, 1, 1000 },
 	};
 	static const params lab[] = {
-		[MODE_FULL] = { 5, 0.5, 10000, 5, 10000 },
-		[MODE_QUICK] = { 5, 0.3, 3000, 2, 3000 },
+		[MODE_FULL] = { 3, 0.2, 4000, 5, 10000 },
+		[MODE_QUICK] = { 3, 0.1, 2000, 2, 3000 },
 		[MODE_SMOKE] = { 1, 0.01, 500, 1, 500 },
 	};
 	params p = o->in_lab ? lab[o->mode] : native[o->mode];
@@ -415,6 +417,22 @@ static int measure_pg(const bench_opts *o, const params *p, const cfg *c, bresul
 	return rc;
 }
 
+/* The BPF enforcer stays attached after `polc run` (its programs run for
+ * every task, confined or not): unloaded after each BPF configuration, so
+ * that NoProtect and the other LSMs are measured without it. Its cost to
+ * unconfined tasks is the hooks section's "unconfined" rows. */
+static void bpf_unload_all(const bench_opts *o)
+{
+	argv_t a = { 0 };
+	av_push(&a, o->polc);
+	av_push(&a, "unload");
+	buf out;
+	buf_init(&out);
+	run_capture(o, &a, &out, 120);
+	buf_free(&out);
+	av_free(&a);
+}
+
 /* The rounds: every live configuration once per round, rotating the start. */
 static void rounds(const bench_opts *o, const params *p, cfgset *cs, bresults *r,
 		   const char *section,
@@ -428,6 +446,8 @@ static void rounds(const bench_opts *o, const params *p, cfgset *cs, bresults *r
 			if (c->dead)
 				continue;
 			int rc = measure(o, p, c, r);
+			if (!strcmp(c->backend, "bpf"))
+				bpf_unload_all(o);
 			if (rc) {
 				c->dead = true;
 				fail_note(o, r, section, c, rc);
@@ -638,6 +658,64 @@ static void bench_soak_bpf(const bench_opts *o, double minutes, bresults *r)
 	free(profile);
 }
 
+/* ---- the BPF enforcer per hook (lab) ---- */
+
+/* Each enforcer program's cost per invocation, from the kernel's bpf_stats
+ * (bench/hooks-bpf.sh), for tasks inside and outside the policy's cgroup:
+ * series "hooks" / PROGRAM / SCENARIO / "WHERE:TEST" in ns per call, and
+ * "WHERE:TEST:calls". */
+static void bench_hooks(const bench_opts *o, bresults *r)
+{
+	argv_t a = { 0 };
+	char *dir = xasprintf("%s/hooks", o->workdir);
+	char *script = xasprintf("%s/bench/hooks-bpf.sh", o->srcdir);
+	char *spec[BENCH_NSCEN] = { 0 };
+	mkdir(dir, 0755);
+	av_push(&a, "sh");
+	av_push(&a, script);
+	av_push(&a, o->polc);
+	av_push(&a, o->micro);
+	av_push(&a, dir);
+	for (int s = 1; s < BENCH_NSCEN; s++) {
+		char *pol = policy_file(o, s);
+		spec[s] = xasprintf("%s=%s", bench_scenarios[s], pol);
+		free(pol);
+		av_push(&a, spec[s]);
+	}
+	fprintf(stderr, "polc bench: hooks (bpf_stats)\n");
+	bench_stamp(r, NATIVE_ENV(o), "hooks", "start");
+	buf out;
+	buf_init(&out);
+	int rc = run_capture(o, &a, &out, 1800);
+	bench_stamp(r, NATIVE_ENV(o), "hooks", "end");
+	char *save = NULL, *text = xstrndup(out.data ? out.data : "", out.len);
+	for (char *l = strtok_r(text, "\n", &save); !rc && l; l = strtok_r(NULL, "\n", &save)) {
+		char scen[64], where[32], test[32], prog[64], m[160];
+		double calls, ns;
+		if (sscanf(l, "hook %63s %31s %31s %63s %lf %lf", scen, where, test, prog, &calls,
+			   &ns) != 6)
+			continue;
+		snprintf(m, sizeof m, "%s:%s", where, test);
+		br_add(r, NATIVE_ENV(o), "hooks", prog, scen, m, "ns/call", ns);
+		snprintf(m, sizeof m, "%s:%s:calls", where, test);
+		br_add(r, NATIVE_ENV(o), "hooks", prog, scen, m, "count", calls);
+	}
+	if (!rc && isnan(kv(&out, "exit")))
+		rc = 100;
+	if (rc) {
+		char *why = log_tail(o);
+		br_note(r, NATIVE_ENV(o), "fail.hooks", "exit %d: %s", rc, why);
+		free(why);
+	}
+	free(text);
+	buf_free(&out);
+	av_free(&a);
+	for (int s = 1; s < BENCH_NSCEN; s++)
+		free(spec[s]);
+	free(dir);
+	free(script);
+}
+
 /* ---- the environment ---- */
 
 static void describe_env(const bench_opts *o, bresults *r)
@@ -671,8 +749,35 @@ static void describe_env(const bench_opts *o, bresults *r)
 		fclose(f);
 }
 
-int bench_workloads(const bench_opts *o, bresults *r)
+/* In the lab, the micro program runs from the guest's tmpfs: its execl and
+ * spawn then read nothing over 9p, whose host-side latency moves even the
+ * guest's instruction-counted clock (an idle guest's clock jumps ahead). */
+static char *micro_to_tmpfs(const bench_opts *o)
 {
+	char *copy = xasprintf("%s/micro", o->workdir);
+	argv_t a = { 0 };
+	av_push(&a, "cp");
+	av_push(&a, o->micro);
+	av_push(&a, copy);
+	buf out;
+	buf_init(&out);
+	int rc = run_capture(o, &a, &out, 60);
+	buf_free(&out);
+	av_free(&a);
+	if (rc) {
+		free(copy);
+		return NULL;
+	}
+	return copy;
+}
+
+int bench_workloads(const bench_opts *oo, bresults *r)
+{
+	bench_opts lo = *oo;
+	const bench_opts *o = &lo;
+	char *micro_copy = oo->in_lab ? micro_to_tmpfs(oo) : NULL;
+	if (micro_copy)
+		lo.micro = micro_copy;
 	struct sigaction sa = { .sa_handler = on_signal };
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
@@ -694,12 +799,15 @@ int bench_workloads(const bench_opts *o, bresults *r)
 	}
 	if ((o->sections & BS_TRACERS) && !interrupted)
 		bench_tracers(o, &p, r);
+	if ((o->sections & BS_HOOKS) && o->in_lab && !interrupted)
+		bench_hooks(o, r);
 	double soak = o->soak_minutes >= 0 ? o->soak_minutes : o->mode == MODE_FULL ? 10 : 0;
 	if ((o->sections & BS_SOAK) && soak > 0 && !interrupted && o->in_lab)
 		bench_soak_bpf(o, soak, r);
 	else if ((o->sections & BS_SOAK) && soak > 0 && !interrupted)
 		bench_soak(o, soak, r);
 	configs_free(&cs);
+	free(micro_copy);
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
 	return interrupted ? -1 : 0;
@@ -741,23 +849,24 @@ int bench_lab(const bench_opts *o, bresults *r)
 	double soak = o->soak_minutes >= 0 ? o->soak_minutes : o->mode == MODE_FULL ? 10 : 0;
 	if (!(o->sections & BS_SOAK))
 		soak = 0;
-	bool timed = o->sections & (BS_MICRO | BS_REDIS | BS_PGBENCH);
+	bool timed = o->sections & (BS_MICRO | BS_REDIS | BS_PGBENCH | BS_HOOKS);
 	if (!timed && soak <= 0) {
 		free(share);
 		free(raw);
 		free(runner);
 		return 0;
 	}
-	char *sections = xasprintf("%s%s%s%s",
+	char *sections = xasprintf("%s%s%s%s%s",
 				   o->sections & BS_MICRO ? "micro," : "",
 				   o->sections & BS_REDIS ? "redis," : "",
+				   o->sections & BS_HOOKS ? "hooks," : "",
 				   pg ? "pgbench," : "", soak > 0 ? "soak" : "");
 	char reps[16], timeout[16], mins[32];
 	params p = params_for(&(bench_opts){ .mode = o->mode, .in_lab = true, .reps = o->reps });
 	/* boot + per round and configuration: micro ~8 tests, redis and
 	 * pgbench (measured at host load 6-8 with other qemus: micro 13 s,
 	 * redis 30 s, pgbench 21 s); the soak and its start and stop */
-	int t = 240 + (timed ? p.reps * 10 * (int)(NMICRO * p.micro_secs * 3 + 45 + p.pg_secs * 5) : 0) +
+	int t = 600 + (timed ? p.reps * 10 * (int)(NMICRO * p.micro_secs * 20 + 120 + p.pg_secs * 5) : 0) +
 		(soak > 0 ? (int)(soak * 60) + 300 : 0);
 	snprintf(reps, sizeof reps, "%d", p.reps);
 	snprintf(timeout, sizeof timeout, "%d", t);
@@ -785,6 +894,18 @@ int bench_lab(const bench_opts *o, bresults *r)
 	av_push(&a, mins);
 	av_push(&a, "--raw");
 	av_push(&a, raw);
+	/* guest time from qemu's instruction counter (docs/lab.md): the
+	 * lab's figures then do not follow the shared host's load */
+	const char *ic = getenv("VM_ICOUNT");
+	if (!ic)
+		setenv("VM_ICOUNT", "0", 1);
+	ic = getenv("VM_ICOUNT");
+	if (*ic)
+		br_note(r, "lab", "clock", "qemu -icount shift=%s,sleep=off, one vCPU: guest time is "
+			"instructions executed (%s ns each), whatever the host's load", ic,
+			!strcmp(ic, "0") ? "1" : ic);
+	else
+		br_note(r, "lab", "clock", "host clock (VM_ICOUNT empty): figures follow the host's load");
 	fprintf(stderr, "polc bench: the lab (qemu, up to %d s)\n", t);
 	br_note(r, "lab", "other_qemus", "%d", count_qemus());
 	bench_stamp(r, "lab", "lab", "start");

@@ -79,3 +79,24 @@ sed 's/counter_end\tcount\t50/counter_end\tcount\t49/' "$T/soak.raw" >"$T/soak2.
 grep -q "^| end | 50 | 50 | 49 | .* \*\*NO\*\* |" "$T/m2.md" || fail "an inconsistent counter is not flagged"
 [ -z "$(ls "$T" | grep polc-bench-)" ] || fail "scratch directory left behind"
 echo "polc bench --smoke: $(grep -c . "$T/r.md") report lines, $(grep -c '"env"' "$T/r.json") series"
+# the lab's cells: a cell counts when every round's ratio is within ±2 % of
+# the median (no †), else it is marked; the hooks rows become a table
+{
+	echo "polc-bench-raw 1"
+	printf 'N\tlab\tkernel\tLinux 6.1\nN\tlab\tclock\tqemu -icount shift=0,sleep=off\n'
+	printf 'S\tlab\tmicro\t-\tNoProtect\topenat\tns/op\t1000,1000,1000\n'
+	printf 'S\tlab\tmicro\tbpf\tAlwaysAllow\topenat\tns/op\t1010,1011,1009\n'
+	printf 'S\tlab\tmicro\tbpf\tEnhanceProtect\topenat\tns/op\t1100,1200,1150\n'
+	printf 'S\tlab\thooks\tpolc_file_open\tEnhanceProtect\tconfined:openat\tns/call\t777\n'
+	printf 'S\tlab\thooks\tpolc_file_open\tEnhanceProtect\tconfined:openat:calls\tcount\t4000\n'
+	printf 'S\tlab\thooks\tpolc_capable\tEnhanceProtect\tconfined:openat\tns/call\t400\n'
+	printf 'S\tlab\thooks\tpolc_capable\tEnhanceProtect\tconfined:openat:calls\tcount\t3\n'
+} >"$T/cells.raw"
+"$POLC" bench --report-from "$T/cells.raw" -o "$T/c.md" 2>/dev/null || fail "--report-from cells"
+grep -q "^| lab (qemu TCG) | BPF LSM | openat | 1.010 \[1.009–1.011\] | n/a | 1.150 \[1.100–1.200\] † |" "$T/c.md" ||
+	{ grep "BPF LSM | openat" "$T/c.md"; fail "±2 % rule: agreeing cell marked or disagreeing cell not"; }
+grep -q "icount shift=0" "$T/c.md" || fail "the lab's clock is not reported"
+grep -q "^| BPF LSM | EnhanceProtect | n/a | +150 |" "$T/c.md" || { grep "^| BPF LSM | Enh" "$T/c.md"; fail "added ns per operation"; }
+grep -q "^| EnhanceProtect | confined | openat | polc_file_open | 4000 | 777 |" "$T/c.md" || fail "hooks row"
+grep -q "polc_capable" "$T/c.md" && fail "a program called 3 times is listed"
+echo "ok"
