@@ -360,6 +360,9 @@ void bpfb_serialize(const bpf_bundle *b, buf *out)
 {
 	buf bd;
 	buf_init(&bd);
+	/* sized once: a 10,000-statement bundle is megabytes */
+	xgrow(&bd.data, &bd.cap, b->nwords * 4 + b->metalen + 1, 1);
+	xgrow(&out->data, &out->cap, out->len + BPFB_FILE_HDR + b->nwords * 4 + b->metalen + 1, 1);
 	body(b, &bd);
 	char hex[65];
 	sha256_hex(bd.data, bd.len, hex);

@@ -138,29 +138,6 @@ static void in_rehash(interner *in)
 	in->tcap = tcap;
 }
 
-/* Room for n vectors of `words` words each, so that filling it neither
- * rehashes nor moves the pool. */
-static void in_reserve(interner *in, size_t n, size_t words)
-{
-	xgrow(&in->pool, &in->pcap, n * words + 1, sizeof *in->pool);
-	xgrow(&in->off, &in->cap, n + 1, sizeof *in->off);
-	in->len = xrealloc(in->len, in->cap * sizeof *in->len);
-	size_t tcap = 1024;
-	while (tcap < 2 * (n + 1))
-		tcap *= 2;
-	if (tcap > in->tcap) {
-		free(in->tab);
-		in->tab = xcalloc(tcap, sizeof *in->tab);
-		in->tcap = tcap;
-		for (size_t id = 0; id < in->n; id++) {
-			size_t h = hash_words(in->pool + in->off[id], in->len[id]) & (tcap - 1);
-			while (in->tab[h])
-				h = (h + 1) & (tcap - 1);
-			in->tab[h] = (uint32_t)id + 1;
-		}
-	}
-}
-
 /* Returns the id of w; *added tells whether it is new. */
 static uint32_t in_put(interner *in, const uint32_t *w, size_t n, bool *added)
 {
@@ -409,37 +386,69 @@ static const char *determinize(nfa *a, const uint8_t cls[256], uint32_t ncls,
 	return err;
 }
 
+/* One round of Moore refinement into next: states with the same class and
+ * the same classes of successors share a new class, numbered in order of
+ * first appearance. Signatures are compared in place through part and the
+ * transitions (copying them into an interner cost a third of the build). */
+static size_t refine(const raw_dfa *r, const uint32_t *part, uint32_t *next, uint32_t *tab,
+		     size_t tcap)
+{
+	uint32_t n = r->nstates, m = r->ncls;
+	size_t count = 0;
+	memset(tab, 0, tcap * sizeof *tab);
+	for (uint32_t s = 0; s < n; s++) {
+		const uint32_t *ts = &r->trans[(size_t)s * m];
+		uint64_t h = 1469598103934665603ull ^ part[s];
+		for (uint32_t c = 0; c < m; c++) {
+			h ^= part[ts[c]];
+			h *= 1099511628211ull;
+			h ^= h >> 29;
+		}
+		for (size_t k = h & (tcap - 1);; k = (k + 1) & (tcap - 1)) {
+			if (!tab[k]) {
+				tab[k] = s + 1;
+				next[s] = (uint32_t)count++;
+				break;
+			}
+			uint32_t o = tab[k] - 1;
+			const uint32_t *to = &r->trans[(size_t)o * m];
+			bool same = part[o] == part[s];
+			for (uint32_t c = 0; c < m && same; c++)
+				same = part[to[c]] == part[ts[c]];
+			if (same) {
+				next[s] = next[o];
+				break;
+			}
+		}
+	}
+	return count;
+}
+
 /* Moore refinement; returns the class of every state (start's class is
  * renumbered by dfa_build). */
 static uint32_t *minimize(const raw_dfa *r, uint32_t *nparts)
 {
-	uint32_t n = r->nstates, m = r->ncls;
+	uint32_t n = r->nstates;
 	uint32_t *part = xmalloc(n * sizeof *part);
-	uint32_t *sig = xmalloc((m + 1) * sizeof *sig);
 	interner first = { 0 };
 	for (uint32_t s = 0; s < n; s++)
 		part[s] = in_put(&first, &r->entry[s], 1, NULL);
 	size_t count = first.n;
 	in_free(&first);
+	size_t tcap = 1024;
+	while (tcap < 2 * ((size_t)n + 1))
+		tcap *= 2;
+	uint32_t *tab = xmalloc(tcap * sizeof *tab);
 	for (;;) {
-		interner in = { 0 };
-		in_reserve(&in, n, m + 1);
 		uint32_t *next = xmalloc(n * sizeof *next);
-		for (uint32_t s = 0; s < n; s++) {
-			sig[0] = part[s];
-			for (uint32_t c = 0; c < m; c++)
-				sig[c + 1] = part[r->trans[(size_t)s * m + c]];
-			next[s] = in_put(&in, sig, m + 1, NULL);
-		}
-		size_t nc = in.n;
-		in_free(&in);
+		size_t nc = refine(r, part, next, tab, tcap);
 		free(part);
 		part = next;
 		if (nc == count)
 			break;
 		count = nc;
 	}
-	free(sig);
+	free(tab);
 	*nparts = (uint32_t)count;
 	return part;
 }
