@@ -11,7 +11,9 @@
 static const char *const envs[] = { "native", "lab" };
 static const char *const micro_tests[] = { "getppid", "openat", "stat", "read4k", "pipe",
 					   "fork", "execl", "spawn" };
-static const char *const tracers[] = { "ebpf", "ptrace", "strace" };
+/* ebpf-floor: the eBPF recorder's programs returning at once (bench/run.c). */
+static const char *const tracers[] = { "ebpf", "ptrace", "strace", "ebpf-floor" };
+#define NTRACERS (sizeof tracers / sizeof tracers[0])
 
 /* The table header cells of every backend: " seccomp | AppArmor |..." */
 static void title_cells(buf *out, const char *sep)
@@ -209,7 +211,7 @@ static void md_summary(const bresults *r, buf *out)
 	buf_puts(out, any ? ".\n" : " not measured.\n");
 	if (has(r, "native", "tracers", "-")) {
 		buf_puts(out, "- **Recorders on redis-benchmark** (cost ratio to untraced, GET / SET):");
-		for (size_t t = 0; t < 3; t++) {
+		for (size_t t = 0; t < NTRACERS; t++) {
 			buf_printf(out, "%s %s ", t ? ";" : "", tracers[t]);
 			for (int k = 0; k < 2; k++) {
 				const char *met = k ? "SET" : "GET";
@@ -453,7 +455,9 @@ static void md_tracers(const bresults *r, buf *out)
 		return;
 	buf_printf(out, "## Recorder cost\n\nredis-benchmark (-c 50, GET and SET) against "
 		   "redis-server run untraced, under `polc record --tracer ebpf`, `--tracer "
-		   "ptrace`, and `strace -f -qq -o /dev/null` (reference); cost ratio to untraced, "
+		   "ptrace`, and `strace -f -qq -o /dev/null` (reference), and the floor of any "
+		   "tracepoint recorder: `ebpf-floor`, the eBPF recorder's programs attached to the "
+		   "syscall tracepoints but returning at once (POLC_TRACE_FLOOR=1); cost ratio to untraced, "
 		   "median of %zu interleaved rounds [min–max]. A run counts only if the recorder "
 		   "exited 0 (`polc record` fails on lost events). ptrace and strace stop the server at "
 		   "every syscall until the tracer has been scheduled, so on a busy host their cost "
@@ -464,7 +468,7 @@ static void md_tracers(const bresults *r, buf *out)
 		   "same ratio measured on CPU time rather than wall time, which other load on a "
 		   "shared host hardly moves.\n\n| recorder | GET | SET | server req/CPU-s | "
 		   "client req/CPU-s |\n|---|---|---|---|---|\n", rounds_of(r, "native", "tracers"));
-	for (size_t t = 0; t < 3; t++) {
+	for (size_t t = 0; t < NTRACERS; t++) {
 		buf_printf(out, "| %s |", tracers[t]);
 		cell_ratio(out, r, "native", "tracers", "-", tracers[t], "GET");
 		cell_ratio(out, r, "native", "tracers", "-", tracers[t], "SET");

@@ -505,17 +505,24 @@ static void pg_clean(const bench_opts *o)
 
 /* ---- recorders ---- */
 
-static const char *const tracers[] = { "untraced", "ebpf", "ptrace", "strace" };
+/* ebpf-floor: the eBPF recorder's programs attached and returning at once
+ * (POLC_TRACE_FLOOR=1): the cost of enabling the syscall tracepoints alone,
+ * below which no tracepoint recorder can go. */
+static const char *const tracers[] = { "untraced", "ebpf", "ptrace", "strace", "ebpf-floor" };
 #define NTRACERS (sizeof tracers / sizeof tracers[0])
 
 static void tracer_wrap(const bench_opts *o, size_t t, argv_t *w, char **trace)
 {
 	*trace = xasprintf("%s/%s.trace", o->workdir, tracers[t]);
-	if (t == 1 || t == 2) {
+	if (t == 1 || t == 2 || t == 4) {
+		if (t == 4) {
+			av_push(w, "env");
+			av_push(w, "POLC_TRACE_FLOOR=1");
+		}
 		av_push(w, o->polc);
 		av_push(w, "record");
 		av_push(w, "--tracer");
-		av_push(w, tracers[t]);
+		av_push(w, t == 4 ? "ebpf" : tracers[t]);
 		av_push(w, "--no-status");
 		av_push(w, "-o");
 		av_push(w, *trace);

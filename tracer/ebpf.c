@@ -282,7 +282,13 @@ static int setup_bpf(ebpf_run *r, char **err)
 {
 	if (!getenv("POLC_BPF_DEBUG"))
 		libbpf_set_print(NULL);
-	r->sk = polc_trace__open_and_load();
+	r->sk = polc_trace__open();
+	if (r->sk && getenv("POLC_TRACE_FLOOR"))
+		r->sk->rodata->floor_only = 1;   /* polc bench's floor row: records nothing */
+	if (r->sk && polc_trace__load(r->sk)) {
+		polc_trace__destroy(r->sk);
+		r->sk = NULL;
+	}
 	if (!r->sk) {
 		*err = xasprintf("loading the eBPF tracer: %s", strerror(errno));
 		return -1;
