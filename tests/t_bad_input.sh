@@ -190,7 +190,7 @@ expect 1 "polc: error: no policy named 'nope'" build ok.pol --target seccomp --p
 keep=out.bpf
 expect 1 "bad.pol:2:16: error: unknown syscall 'nosuch'" build bad.pol --target seccomp -o out.bpf
 keep=out.bpfpol
-expect 1 "bpf: policy big has 250000 statements (limit 65534)" build big.pol --target bpf -o out.bpfpol
+expect 1 "bpf: policy big has 250000 statements (limit 65534: the enforcer's decision words name their statement in 16 bits)" build big.pol --target bpf -o out.bpfpol
 keep=out.bpf
 expect 3 "polc: error: cannot open 'missing.bpf'" build ok.pol --target seccomp --check missing.bpf -o out.bpf
 keep=out.bpf

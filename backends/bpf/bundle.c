@@ -261,7 +261,8 @@ int bpfb_lower(const ir_policy *p, const char *header, bpf_bundle *out,
 	memset(out, 0, sizeof *out);
 	uint32_t nstmts = stmt_base(p, IR_NDOMAIN);
 	if (nstmts > POLC_MAX_STMTS) {
-		diag_error(dg, p->loc, "bpf: policy %s has %u statements (limit %u)",
+		diag_error(dg, p->loc, "bpf: policy %s has %u statements (limit %u: the "
+			   "enforcer's decision words name their statement in 16 bits)",
 			   p->name, nstmts, POLC_MAX_STMTS);
 		return -1;
 	}
