@@ -296,11 +296,12 @@ static ir_decision decide_one(const ir_policy *p, const ir_event *ev)
 {
 	ir_decision d = { IR_ALLOW, 0, NULL };
 	if (ev->domain == IR_SYSCALL) {
-		/* Another ABI than the policy names is denied outright. */
+		/* Another ABI than the policy names is killed outright, as
+		 * libseccomp's default bad-architecture action does under runc
+		 * and crun (docs/language.md "ABIs the policy does not name"). */
 		ir_arch a = ir_event_arch(ev);
 		if (!(p->arches & IR_ARCH_BIT(a))) {
-			d.verdict = p->mode == IR_MODE_AUDIT ? IR_AUDIT : IR_DENY;
-			d.err = d.verdict == IR_DENY ? EPERM : 0;
+			d.verdict = p->mode == IR_MODE_AUDIT ? IR_AUDIT : IR_KILL;
 			return d;
 		}
 	}

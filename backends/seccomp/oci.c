@@ -161,12 +161,6 @@ int sc_emit_oci(const ir_policy *p, const sc_plan *pl, const backend_opts *o,
 	buf h;
 	buf_init(&h);
 	backend_header(&backend_seccomp, p, o, "", &h);
-	if (!pl->arch[IR_ARCH_I386].present || !pl->arch[IR_ARCH_X32].present)
-		buf_puts(&h, "runc kills the syscalls of an ABI not listed in architectures "
-			 "(libseccomp's bad-architecture action); polc's own filter fails them with "
-			 "EPERM: both deny, by different actions. An OCI profile applies one rule list "
-			 "to every listed ABI, so it cannot list i386 or x32 with EPERM for all their "
-			 "syscalls; name `arch` in the policy to give them the same rules\n");
 	buf_puts(out, ",\n  \"x-polc\": {\"header\": [");
 	char *line = buf_cstr(&h), *nl;
 	for (int i = 0; line && *line; i++, line = nl + 1) {

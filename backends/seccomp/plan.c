@@ -872,7 +872,7 @@ int sc_plan_build_for(const ir_policy *p, bool allow_partial, bool libseccomp, d
 	out->def = c.sysdef;
 	if (c.sysdef.verdict == IR_DENY)
 		out->def.err = ENOSYS;  /* unknown syscalls; known ones get rules */
-	ir_action bad = { IR_DENY, EPERM };
+	ir_action bad = { IR_KILL, 0 };   /* ir_decide: unnamed ABIs are killed */
 	out->badarch = ir_effective(p, bad);
 	for (int a = 0; a < IR_NARCH; a++) {
 		if (!(p->arches & IR_ARCH_BIT(a)))

@@ -107,25 +107,29 @@ static void enosys_for_unknown_syscalls(void **state)
 	front_release(c);
 }
 
-static void other_abi_denied(void **state)
+static void other_abi_killed(void **state)
 {
 	(void)state;
 	front_compiled *c = ok("policy p {\n  allow syscall read;\n}\n");
 	expect(c->p, front_sys(X64, __NR_read, 0, 0), IR_ALLOW, 0);
-	expect(c->p, front_sys(IR_ARCH_I386, 3, 0, 0), IR_DENY, EPERM);
-	expect(c->p, front_sys(X64, IR_X32_SYSCALL_BIT | 0, 0, 0), IR_DENY, EPERM);
+	expect(c->p, front_sys(IR_ARCH_I386, 3, 0, 0), IR_KILL, 0);
+	expect(c->p, front_sys(X64, IR_X32_SYSCALL_BIT | 0, 0, 0), IR_KILL, 0);
 	front_release(c);
 	c = ok("policy p {\n  arch x86_64, x32;\n  deny syscall read;\n}\n");
 	expect(c->p, front_sys(X64, IR_X32_SYSCALL_BIT | 0, 0, 0), IR_DENY, EPERM);   /* by the statement */
 	expect(c->p, front_sys(X64, IR_X32_SYSCALL_BIT | 1, 0, 0), IR_ALLOW, 0);      /* x32 write */
-	expect(c->p, front_sys(IR_ARCH_I386, 4, 0, 0), IR_DENY, EPERM);              /* i386 not named */
+	expect(c->p, front_sys(IR_ARCH_I386, 4, 0, 0), IR_KILL, 0);                  /* i386 not named */
 	ir_event ev = front_sys(X64, IR_X32_SYSCALL_BIT | 1, 0, 0);
 	assert_int_equal(ir_event_arch(&ev), IR_ARCH_X32);
 	front_release(c);
 	c = ok("policy p {\n  arch i386;\n  deny syscall read;\n}\n");
 	expect(c->p, front_sys(IR_ARCH_I386, 3, 0, 0), IR_DENY, EPERM);
 	expect(c->p, front_sys(IR_ARCH_I386, 4, 0, 0), IR_ALLOW, 0);
-	expect(c->p, front_sys(X64, __NR_write, 0, 0), IR_DENY, EPERM);   /* x86_64 not named */
+	expect(c->p, front_sys(X64, __NR_write, 0, 0), IR_KILL, 0);       /* x86_64 not named */
+	front_release(c);
+	/* under mode audit the kill is an audit */
+	c = ok("policy p {\n  mode audit;\n  allow syscall read;\n}\n");
+	expect(c->p, front_sys(IR_ARCH_I386, 3, 0, 0), IR_AUDIT, 0);
 	front_release(c);
 }
 
@@ -367,7 +371,7 @@ int main(void)
 		cmocka_unit_test(first_among_equals),
 		cmocka_unit_test(mode_audit),
 		cmocka_unit_test(enosys_for_unknown_syscalls),
-		cmocka_unit_test(other_abi_denied),
+		cmocka_unit_test(other_abi_killed),
 		cmocka_unit_test(argument_truncation),
 		cmocka_unit_test(conditions),
 		cmocka_unit_test(network_protocols),
