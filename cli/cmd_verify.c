@@ -138,6 +138,56 @@ static void tally(const char *target, cell *c, const probe *pr, const ir_decisio
 
 static ir_decision seccomp_want(const ir_policy *p, const ir_event *ev, const ir_event *sys);
 
+static void filter_probe_one(const ir_policy *p, const void *f, size_t len, column *col,
+			     const probe *pr, const ir_event *ev, const ir_event *sys)
+{
+	ir_decision want = seccomp_want(p, ev, sys);
+	outcome got = seccomp_probe_run(f, len, sys);
+	cell *c = cell_for(col, pr->from);
+	if (got.kind == OUT_SKIPPED) {
+		c->skipped++;
+		return;
+	}
+	tally(col->target, c, pr, &want, &got, outcome_matches(&got, &want));
+}
+
+/* The other syscalls that are the same mount event for the filter (the new
+ * mount API: sc_domain_event, the map the filter is built from), each
+ * probed as the statement's event: every x86_64 syscall the map turns into
+ * a mount of this kind with its flag arguments all set, and, where the map
+ * depends on an argument, the call with them clear (open_tree without
+ * OPEN_TREE_CLONE, which is no mount). */
+static void filter_other_paths(const ir_policy *p, const void *f, size_t len, column *col,
+			       const probe *pr, const ir_event *ev, const ir_event *direct)
+{
+	if (ev->domain != IR_MOUNT)
+		return;
+	size_t n;
+	const char *const *names = sys_names(&n);
+	for (size_t i = 0; i < n; i++) {
+		int nr = sys_resolve(IR_ARCH_X86_64, names[i]);
+		if (nr < 0 || (uint32_t)nr == direct->u.sys.nr)
+			continue;
+		for (int set = 1; set >= 0; set--) {
+			ir_event sys = *direct, dom;
+			sys.u.sys.nr = (uint32_t)nr;
+			for (int k = 0; k < 6; k++)
+				sys.u.sys.args[k] = set ? 0xffffffffu : 0;
+			bool is = sc_domain_event(names[i], sys.u.sys.args, &dom) &&
+				  dom.domain == IR_MOUNT && dom.u.mount.op == ev->u.mount.op;
+			if (set ? !is : is)
+				break;         /* not this event / no argument condition */
+			char what[160];
+			snprintf(what, sizeof what, "%s, %s %s", pr->what,
+				 set ? "other path:" : "neighbour: no mount,", names[i]);
+			probe one = *pr;
+			one.what = what;
+			one.ev = sys;
+			filter_probe_one(p, f, len, col, &one, &sys, &sys);
+		}
+	}
+}
+
 /* A per-syscall filter (PROBES_FILTER): each probe is the syscall it
  * stands for, judged by the emitted filter without executing it. */
 static void verify_filter(const ir_policy *p, const backend *b, column *col)
@@ -190,14 +240,8 @@ static void verify_filter(const ir_policy *p, const backend *b, column *col)
 			ev.u.net.op = IR_NET_CREATE;
 		ir_event sys;
 		as_syscall(&ev, &sys);
-		ir_decision want = seccomp_want(p, &ev, &sys);
-		outcome got = seccomp_probe_run(filter.data, filter.len, &sys);
-		cell *c = cell_for(col, pr->from);
-		if (got.kind == OUT_SKIPPED) {
-			c->skipped++;
-			continue;
-		}
-		tally(col->target, c, pr, &want, &got, outcome_matches(&got, &want));
+		filter_probe_one(p, filter.data, filter.len, col, pr, &ev, &sys);
+		filter_other_paths(p, filter.data, filter.len, col, pr, &ev, &sys);
 	}
 	probes_free(&ps);
 out:
@@ -238,9 +282,25 @@ static ir_decision seccomp_want(const ir_policy *p, const ir_event *ev, const ir
  * exactly, every other domain open: a probe's helper operations (the file
  * a capability probe chowns, the socket a connect probe made) are never
  * judged by another domain's statements. */
+/* The LSM probes run each route as a confined root process that never uses
+ * a capability to reach the object (a chroot or clone is made before
+ * confinement; a backend's no_tree_clone skips that route). So
+ * exactness is judged as if every capability were denied: a statement that
+ * is partial only because a capability opens another route (AppArmor's
+ * detached mounts need CAP_SYS_ADMIN) is proven on the routes probed here,
+ * and its cell still says partial (tally_support judges the policy). */
+static ir_policy caps_closed(const ir_policy *p)
+{
+	ir_policy j = *p;
+	j.defaults[IR_CAPABILITY] = (ir_action){ IR_DENY, EPERM };
+	j.dom[IR_CAPABILITY].n = 0;
+	return j;
+}
+
 static void restrict_to_domain(const ir_policy *p, const backend *b, int d, ir_policy *out,
 			       const char *name)
 {
+	ir_policy judge = caps_closed(p);
 	*out = *p;
 	out->name = name;
 	for (int dd = 0; dd < IR_NDOMAIN; dd++) {
@@ -251,9 +311,11 @@ static void restrict_to_domain(const ir_policy *p, const backend *b, int d, ir_p
 			out->default_set[dd] = false;
 			continue;
 		}
-		for (size_t i = 0; i < p->dom[dd].n; i++)
-			if (b->classify(p, &p->dom[dd].v[i]).level == SUPPORT_EXACT)
+		for (size_t i = 0; i < p->dom[dd].n; i++) {
+			const ir_policy *by = dd == IR_CAPABILITY ? p : &judge;
+			if (b->classify(by, &p->dom[dd].v[i]).level == SUPPORT_EXACT)
 				out->dom[dd].v[out->dom[dd].n++] = p->dom[dd].v[i];
+		}
 	}
 }
 
@@ -281,6 +343,8 @@ static void probe_domain(const ir_policy *r, int d, const lsm_confine *conf, col
 	probe_set ps = { 0 };
 	probes_derive(r, (ir_domain)d, &ps);
 	for (size_t i = 0; i < ps.n; i++) {
+		if (ps.v[i].ev.domain == IR_SYSCALL)
+			continue;      /* an implied syscall path: the filter's to decide */
 		lsm_route routes[LSM_MAX_ROUTES];
 		size_t nr = lsm_routes(&ps.v[i].ev, routes);
 		for (size_t k = 0; k < nr; k++)

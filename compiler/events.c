@@ -80,9 +80,22 @@ static void probes_syscall(const ir_policy *p, const ir_stmt *s, probe_set *ps)
 			}
 		}
 	}
-	/* Other kernel paths to the same operation (ir_implied): io_uring, and
-	 * clone3 for a condition on clone flags; derived from the statement
-	 * that implies them (the first one), on every ABI of the policy. */
+	/* The same number on the other ABIs, named or not. */
+	if (sy->nr[IR_ARCH_X86_64] >= 0) {
+		ir_event ev;
+		syscall_event(&ev, IR_ARCH_X32, sy->nr[IR_ARCH_X86_64] | (int)IR_X32_SYSCALL_BIT, base);
+		add(ps, &ev, s, "neighbour: x32 bit");
+		syscall_event(&ev, IR_ARCH_I386, sy->nr[IR_ARCH_X86_64], base);
+		add(ps, &ev, s, "neighbour: i386 number");
+	}
+}
+
+/* Other kernel paths to the same operation (ir_implied): io_uring, for a
+ * deny of a syscall or a socket family/protocol it can also perform, and
+ * clone3 for a condition on clone flags; derived from the statement that
+ * implies them (the first one), on every ABI of the policy. */
+static void probes_implied(const ir_policy *p, const ir_stmt *s, probe_set *ps)
+{
 	static const char *const alt[] = { "io_uring_setup", "io_uring_enter",
 					   "io_uring_register", "clone3" };
 	for (size_t k = 0; k < sizeof alt / sizeof *alt; k++) {
@@ -98,14 +111,6 @@ static void probes_syscall(const ir_policy *p, const ir_stmt *s, probe_set *ps)
 			syscall_event(&ev, (ir_arch)a, nr, none);
 			add(ps, &ev, s, k == 3 ? "other path: clone3" : "other path: io_uring");
 		}
-	}
-	/* The same number on the other ABIs, named or not. */
-	if (sy->nr[IR_ARCH_X86_64] >= 0) {
-		ir_event ev;
-		syscall_event(&ev, IR_ARCH_X32, sy->nr[IR_ARCH_X86_64] | (int)IR_X32_SYSCALL_BIT, base);
-		add(ps, &ev, s, "neighbour: x32 bit");
-		syscall_event(&ev, IR_ARCH_I386, sy->nr[IR_ARCH_X86_64], base);
-		add(ps, &ev, s, "neighbour: i386 number");
 	}
 }
 
@@ -332,6 +337,7 @@ void probes_derive(const ir_policy *p, ir_domain dom, probe_set *out)
 			case IR_SIGNAL: probes_signal(s, out); break;
 			case IR_NDOMAIN: break;
 			}
+			probes_implied(p, s, out);
 		}
 	}
 }

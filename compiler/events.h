@@ -4,7 +4,9 @@
  *     neighbours on the other side of each boundary (argument values around
  *     each constant, the sibling of a literal path, the address just outside
  *     a prefix, the port just outside a range, a permission or capability
- *     not named), each run confined in a kernel;
+ *     not named), and the other kernel paths a statement implies closed
+ *     (ir_implied: io_uring, clone3; syscall events whatever the
+ *     statement's domain), each run confined in a kernel;
  *   diff (events_between): the events that can tell two policies apart:
  *     every syscall number 0..1023 of every ABI either names, at every
  *     boundary of the values either compares that syscall's arguments with

@@ -13,6 +13,7 @@ printf 'secret\n' > "$tmp/secret"; printf 'open\n' > "$tmp/open"
 cat > "$tmp/p.pol" <<EOF2
 policy polc_t_apparmor_run {
   deny file "$tmp/secret" read;
+  deny capability sys_admin;   # else the file deny is partial (detached mounts)
 }
 EOF2
 if [ "$(cat /sys/module/apparmor/parameters/enabled 2>/dev/null)" != Y ]; then

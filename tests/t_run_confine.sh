@@ -19,7 +19,7 @@ trap 'rm -rf "$T"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 cd "$T" || exit 3
 printf 'policy p {\n  deny errno EPERM syscall getppid;\n}\n' >p.pol
-printf 'policy b {\n  deny file "/etc/shadow" read;\n}\n' >b.pol     # exact on apparmor and bpf
+printf 'policy b {\n  deny file "/etc/shadow" read;\n  deny capability sys_admin;\n}\n' >b.pol     # exact on apparmor (sys_admin denied: no detached mounts) and bpf
 
 # no_new_privs, and the probe itself can see it unset
 grep -q '^NoNewPrivs:[[:space:]]*0' /proc/self/status || fail "the test runs with no_new_privs already"

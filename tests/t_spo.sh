@@ -71,8 +71,9 @@ grep -q '^  appArmorProfile:$' "$f" && grep -q '^    localhostProfile: app$' "$f
 grep -q '^  policy:' "$f" && bad "$f: the raw policy form the current operator no longer takes"
 
 # the AppArmorProfile refuses what it cannot carry, naming the statement;
-# --allow-partial builds it and lists the statement in the header
-printf 'policy ro {\n\tdefault deny network, mount, ptrace, signal;\n\tdeny file "/etc/**" write, append;\n}\n' >"$T/ro.pol"
+# --allow-partial builds it and lists the statement in the header (capabilities
+# denied: a file deny is otherwise partial for AppArmor itself, detached mounts)
+printf 'policy ro {\n\tdefault deny network, mount, ptrace, signal, capability;\n\tdeny file "/etc/**" write, append;\n}\n' >"$T/ro.pol"
 "$POLC" build "$T/ro.pol" --target apparmor --format spo -o "$T/x" 2>"$T/err"; rc=$?
 [ $rc = 1 ] || bad "ro.pol apparmor spo without --allow-partial: exit $rc"
 grep -q "ro.pol:3:2: error: an SPO AppArmorProfile cannot carry this statement exactly: readOnlyPaths denies write, append, link and lock together" "$T/err" ||
@@ -104,7 +105,8 @@ grep -q '^  mode: Complain$' "$T/au.yaml" || bad "mode audit is not spec.mode Co
 grep -q 'complainMode' "$T/au.yaml" && bad "complainMode is not a field of AppArmorProfile v1"
 
 # SPO v1's path rule: a glob with a character class is refused, naming it
-printf 'policy cc {\n\tdefault deny mount, ptrace, signal;\n\tdeny file "/proc/[^0-9s]*/**" write, append, link, lock;\n}\n' >"$T/cc.pol"
+# (capabilities denied, so the path rule is the only reason)
+printf 'policy cc {\n\tdefault deny mount, ptrace, signal, capability;\n\tdeny file "/proc/[^0-9s]*/**" write, append, link, lock;\n}\n' >"$T/cc.pol"
 "$POLC" build "$T/cc.pol" --target apparmor --format spo -o "$T/x" 2>"$T/err"; rc=$?
 [ $rc = 1 ] && grep -q 'cc.pol:3:2: error: .*SPO v1 accepts only paths matching .*not /proc/\[^0-9s/\]\*/\*\*' "$T/err" ||
 	bad "a character class under SPO v1: exit $rc: $(cat "$T/err")"

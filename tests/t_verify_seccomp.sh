@@ -18,6 +18,21 @@ for f in examples/*.pol; do
 		fi
 	done
 done
+# other kernel paths are probed too: the new mount API for a mount
+# statement (open_tree without OPEN_TREE_CLONE is no mount), io_uring for a
+# socket family statement (issue 12: 2 probes here before, 13 now)
+T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
+printf 'policy m {\n  deny mount;\n  deny network netlink;\n}\n' >"$T/m.pol"
+out=$("$POLC" verify "$T/m.pol" --target seccomp --probes 2>&1)
+for w in open_tree move_mount fsopen fsconfig fsmount fspick mount_setattr; do
+	echo "$out" | grep -q "(match, other path: $w): expected deny errno 1, observed denied errno 1: ok" ||
+		{ echo "no $w probe for deny mount"; fail=1; }
+done
+echo "$out" | grep -q "neighbour: no mount, open_tree): expected allow, observed allowed: ok" ||
+	{ echo "no open_tree neighbour probe"; fail=1; }
+[ "$(echo "$out" | grep -c '(other path: io_uring): expected deny errno 1, observed denied errno 1: ok')" = 3 ] ||
+	{ echo "no io_uring probes for deny network netlink"; fail=1; }
+echo "$out" | grep -q '^policy m: 13 probes, 0 mismatches$' || { echo "$out"; fail=1; }
 # JSON for CI
 "$POLC" verify examples/redis.pol --target seccomp --json | grep -q '"mismatches":0' || fail=1
 exit $fail

@@ -2,6 +2,7 @@
 #include "apparmor.h"
 
 #include <errno.h>
+#include <linux/capability.h>
 #include <string.h>
 #include <sys/socket.h>
 #include "../../compiler/consts.h"
@@ -90,6 +91,26 @@ static support errno_support(const ir_policy *p, const ir_stmt *s)
 		       "AppArmor fails a denied access with EACCES; another errno cannot be chosen");
 }
 
+/* AppArmor names a file under a detached mount (an open_tree(OPEN_TREE_CLONE)
+ * copy, an fsmount(2) tree) relative to that mount's root: with
+ * attach_disconnected "/srv/secret/x" read through a clone of /srv/secret is
+ * "/x", and no deny written for the real path matches (lab, Debian 6.1).
+ * Without attach_disconnected every kernel-internal file (memfd, shm) would
+ * be refused as well. Every route to a detached tree needs CAP_SYS_ADMIN
+ * over the mount namespace (may_mount(); fsopen, fspick too), which AppArmor
+ * mediates in every user namespace: a policy that denies it leaves no such
+ * route, so its path denies are exact. */
+static bool detached_mounts_closed(const ir_policy *p)
+{
+	ir_event ev = { .domain = IR_CAPABILITY, .u.cap.cap = CAP_SYS_ADMIN };
+	return ir_decide(p, &ev).verdict >= IR_DENY;
+}
+
+#define DETACHED_PARTIAL \
+	PARTIAL("AppArmor names a file under a detached mount (open_tree(OPEN_TREE_CLONE), " \
+		"fsmount) relative to that mount, so a process with CAP_SYS_ADMIN reaches it " \
+		"by a name this deny does not match; deny capability sys_admin to make it exact")
+
 static support classify_file(const ir_policy *p, const ir_stmt *s)
 {
 	unsigned pm = s->u.file.perms;
@@ -112,6 +133,8 @@ static support classify_file(const ir_policy *p, const ir_stmt *s)
 		if (!deny && !x_allow_emitted(p, IR_EXEC) && verdict_of(p, s) == IR_AUDIT)
 			return PARTIAL("not logged: an AppArmor audit rule would also grant the "
 				       "execute that the file domain's default deny forbids");
+		if (deny && !detached_mounts_closed(p))
+			return DETACHED_PARTIAL;
 		return errno_support(p, s);
 	}
 	if (s->domain == IR_FILE && !deny && closed && (pm & IR_PERM_WRITE) && !(pm & IR_PERM_READ))
@@ -128,6 +151,8 @@ static support classify_file(const ir_policy *p, const ir_stmt *s)
 			       "of its target's");
 	if (!deny && closed && (pm & IR_PERM_LOCK) && !(pm & IR_PERM_WRITE))
 		return PARTIAL("AppArmor also requires w for a write lock");
+	if (deny && !detached_mounts_closed(p))
+		return DETACHED_PARTIAL;
 	return errno_support(p, s);
 }
 
@@ -171,10 +196,12 @@ static support classify_network(const ir_policy *p, const ir_stmt *s)
  * move_mount(2), and mount attributes changed by mount_setattr(2), with no
  * AppArmor check (its move_mount hook came in a later kernel). A statement
  * that must refuse mounts (a deny, or an allow in a default-deny domain) is
- * therefore partial. umount and pivot_root have their hooks. */
+ * therefore partial, unless CAP_SYS_ADMIN is denied (every one of them needs
+ * it). umount and pivot_root have their hooks. */
 static support classify_mount(const ir_policy *p, const ir_stmt *s)
 {
-	if (s->u.mount.op == IR_MOUNT_MOUNT && (is_denyish(p, s) || !dom_open(p, IR_MOUNT)))
+	if (s->u.mount.op == IR_MOUNT_MOUNT && (is_denyish(p, s) || !dom_open(p, IR_MOUNT)) &&
+	    !detached_mounts_closed(p))
 		return PARTIAL("AppArmor in 6.1 has no hook for the new mount API: move_mount(2) "
 			       "attaching an fsmount(2) or open_tree(OPEN_TREE_CLONE) tree, and "
 			       "mount_setattr(2), are not mediated; enforce with seccomp too");

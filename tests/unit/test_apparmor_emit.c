@@ -165,7 +165,7 @@ static void test_write_append_honesty(void **st)
 	built *c = build("default allow;\ndeny file \"/a\" write;", false);
 	assert_int_equal(first_support(c, IR_FILE).level, SUPPORT_PARTIAL);
 	release(c);
-	c = build("default allow;\ndeny file \"/a\" write, append;", false);
+	c = build("default allow;\ndeny file \"/a\" write, append;\ndeny capability sys_admin;", false);
 	assert_int_equal(first_support(c, IR_FILE).level, SUPPORT_EXACT);
 	release(c);
 	c = build("default deny file;\nallow file \"/a\" write;", false);
@@ -173,12 +173,41 @@ static void test_write_append_honesty(void **st)
 	release(c);
 }
 
-static void test_errno(void **st)
+/* A path deny holds in AppArmor only where no detached mount can rename the
+ * file: the policy must deny CAP_SYS_ADMIN (docs/language.md). */
+static void test_detached_mounts(void **st)
 {
-	built *c = build("deny errno EACCES file \"/a\" read;", false);
+	built *c = build("deny file \"/srv/secret/**\" read;", false);
+	support s = first_support(c, IR_FILE);
+	assert_int_equal(s.level, SUPPORT_PARTIAL);
+	assert_non_null(strstr(s.why, "detached mount"));
+	release(c);
+	c = build("deny exec \"/srv/bin/*\";", false);
+	assert_int_equal(first_support(c, IR_EXEC).level, SUPPORT_PARTIAL);
+	release(c);
+	c = build("deny file \"/srv/secret/**\" read;\ndeny capability sys_admin;", false);
 	assert_int_equal(first_support(c, IR_FILE).level, SUPPORT_EXACT);
 	release(c);
-	c = build("deny errno ENOENT file \"/a\" read;", false);
+	c = build("default deny capability;\ndeny file \"/srv/secret/**\" read;", false);
+	assert_int_equal(first_support(c, IR_FILE).level, SUPPORT_EXACT);
+	release(c);
+	/* sys_admin allowed again after a wider deny: still partial */
+	c = build("default deny capability;\nallow capability sys_admin;\n"
+		  "deny file \"/srv/secret/**\" read;", false);
+	assert_int_equal(first_support(c, IR_FILE).level, SUPPORT_PARTIAL);
+	release(c);
+	/* an allow under default allow denies nothing */
+	c = build("allow file \"/srv/**\" read;", false);
+	assert_int_equal(first_support(c, IR_FILE).level, SUPPORT_EXACT);
+	release(c);
+}
+
+static void test_errno(void **st)
+{
+	built *c = build("deny errno EACCES file \"/a\" read;\ndeny capability sys_admin;", false);
+	assert_int_equal(first_support(c, IR_FILE).level, SUPPORT_EXACT);
+	release(c);
+	c = build("deny errno ENOENT file \"/a\" read;\ndeny capability sys_admin;", false);
 	support s = first_support(c, IR_FILE);
 	assert_int_equal(s.level, SUPPORT_PARTIAL);
 	assert_non_null(strstr(s.why, "EACCES"));
@@ -320,6 +349,7 @@ int main(void)
 		cmocka_unit_test(test_exec_both_closed_is_partial),
 		cmocka_unit_test(test_write_append_honesty),
 		cmocka_unit_test(test_errno),
+		cmocka_unit_test(test_detached_mounts),
 		cmocka_unit_test(test_syscall_and_network),
 		cmocka_unit_test(test_caps_mount_ptrace_signal),
 		cmocka_unit_test(test_mode_audit),

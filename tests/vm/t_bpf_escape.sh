@@ -70,8 +70,11 @@ done
 # 2. polc run: no_new_privs and descriptors, under bpf and apparmor
 probe='ls /proc/$$/fd; grep ^NoNewPrivs /proc/$$/status'
 sh -c "$probe" 5</dev/null >$T/fd.want
+# apparmor: --allow-partial, the file deny is partial there (CAP_SYS_ADMIN is
+# left: detached mounts, docs/language.md); denying it would change what the
+# escape attempts above can do under bpf
 for t in bpf apparmor; do
-	"$POLC" run --target $t $T/p.pol -- sh -c "$probe" 5</dev/null >$T/fd.$t 2>$T/fd.$t.err ||
+	"$POLC" run --target $t --allow-partial $T/p.pol -- sh -c "$probe" 5</dev/null >$T/fd.$t 2>$T/fd.$t.err ||
 		{ fail "$t: polc run: $(cat $T/fd.$t.err)"; continue; }
 	grep -q '^NoNewPrivs:[[:space:]]*1$' $T/fd.$t && echo "ok   $t: no_new_privs set" ||
 		fail "$t: no_new_privs not set: $(cat $T/fd.$t)"
@@ -81,10 +84,10 @@ for t in bpf apparmor; do
 		fail "$t: fds '$got', want the caller's '$want'"
 done
 grep -q '^NoNewPrivs:[[:space:]]*0$' $T/fd.want || fail "the control already has no_new_privs"
-"$POLC" run --target apparmor $T/p.pol -- cat $T/secret >/dev/null 2>&1 &&
+"$POLC" run --target apparmor --allow-partial $T/p.pol -- cat $T/secret >/dev/null 2>&1 &&
 	fail "apparmor: the denied file was read (no_new_privs broke the profile change?)" ||
 	echo "ok   apparmor: the profile applies with no_new_privs"
-"$POLC" run --target apparmor $T/p.pol -- cat /etc/hostname >/dev/null 2>$T/aa.err &&
+"$POLC" run --target apparmor --allow-partial $T/p.pol -- cat /etc/hostname >/dev/null 2>$T/aa.err &&
 	echo "ok   apparmor: other files readable" || fail "apparmor: $(cat $T/aa.err)"
 
 [ $bad = 0 ] && echo ALL-OK
