@@ -2,7 +2,6 @@
 # policy: golden_closed
 # source-sha256: c60769c10e044a632f1336c6c28e9656e6f641293f0b3832d1544fa92cc9eb4f
 # target: apparmor
-# not enforced exactly: tests/golden/apparmor/closed.pol:11:3: partial: AppArmor in 6.1 has no hook for the new mount API: move_mount(2) attaching an fsmount(2) or open_tree(OPEN_TREE_CLONE) tree, and mount_setattr(2), are not mediated; enforce with seccomp too
 # exec rules use ix: programs run by the workload keep this profile
 abi <abi/3.0>,
 #include <tunables/global>

@@ -2,8 +2,6 @@
 # policy: golden_open
 # source-sha256: 148d1e678c5e5ed8186b751f132b142e7d15932724aacd85c2de308a2131cc29
 # target: apparmor
-# not enforced exactly: tests/golden/apparmor/open.pol:12:3: partial: AppArmor in 6.1 has no hook for the new mount API: move_mount(2) attaching an fsmount(2) or open_tree(OPEN_TREE_CLONE) tree, and mount_setattr(2), are not mediated; enforce with seccomp too
-# not enforced exactly: tests/golden/apparmor/open.pol:13:3: partial: AppArmor in 6.1 has no hook for the new mount API: move_mount(2) attaching an fsmount(2) or open_tree(OPEN_TREE_CLONE) tree, and mount_setattr(2), are not mediated; enforce with seccomp too
 # exec rules use ix: programs run by the workload keep this profile
 abi <abi/3.0>,
 #include <tunables/global>
