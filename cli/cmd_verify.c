@@ -152,34 +152,33 @@ static void filter_probe_one(const ir_policy *p, const void *f, size_t len, colu
 }
 
 /* The other syscalls that are the same mount event for the filter (the new
- * mount API: sc_domain_event, the map the filter is built from), each
- * probed as the statement's event: every x86_64 syscall the map turns into
- * a mount of this kind with its flag arguments all set, and, where the map
- * depends on an argument, the call with them clear (open_tree without
- * OPEN_TREE_CLONE, which is no mount). */
+ * mount API: compiler/sysevents.def, the table the filter is planned from),
+ * each probed as the statement's event: every entry of the event's kind
+ * with its flag arguments all set, and, where the entry depends on an
+ * argument, the call with them clear (open_tree without OPEN_TREE_CLONE,
+ * which is no mount). */
 static void filter_other_paths(const ir_policy *p, const void *f, size_t len, column *col,
 			       const probe *pr, const ir_event *ev, const ir_event *direct)
 {
 	if (ev->domain != IR_MOUNT)
 		return;
 	size_t n;
-	const char *const *names = sys_names(&n);
+	const sysevent *t = sysevent_table(&n);
 	for (size_t i = 0; i < n; i++) {
-		int nr = sys_resolve(IR_ARCH_X86_64, names[i]);
-		if (nr < 0 || (uint32_t)nr == direct->u.sys.nr)
+		int nr = sys_resolve(IR_ARCH_X86_64, t[i].name);
+		if (t[i].dom != IR_MOUNT || t[i].sub != (int)ev->u.mount.op || nr < 0 ||
+		    (uint32_t)nr == direct->u.sys.nr)
 			continue;
-		for (int set = 1; set >= 0; set--) {
-			ir_event sys = *direct, dom;
+		ir_arg_cond k;
+		int last = sysevent_cond(&t[i], &k) ? 0 : 1;
+		for (int set = 1; set >= last; set--) {
+			ir_event sys = *direct;
 			sys.u.sys.nr = (uint32_t)nr;
-			for (int k = 0; k < 6; k++)
-				sys.u.sys.args[k] = set ? 0xffffffffu : 0;
-			bool is = sc_domain_event(names[i], sys.u.sys.args, &dom) &&
-				  dom.domain == IR_MOUNT && dom.u.mount.op == ev->u.mount.op;
-			if (set ? !is : is)
-				break;         /* not this event / no argument condition */
+			for (int j = 0; j < 6; j++)
+				sys.u.sys.args[j] = set ? 0xffffffffu : 0;
 			char what[160];
 			snprintf(what, sizeof what, "%s, %s %s", pr->what,
-				 set ? "other path:" : "neighbour: no mount,", names[i]);
+				 set ? "other path:" : "neighbour: no mount,", t[i].name);
 			probe one = *pr;
 			one.what = what;
 			one.ev = sys;
