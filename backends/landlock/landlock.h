@@ -1,0 +1,106 @@
+/* landlock.h - the Landlock backend: IR in, a Landlock ruleset out.
+ *
+ * Takes: an ir_policy (read only).
+ * Gives: backend_landlock (backend.h; format "json": the ruleset as a
+ *        deterministic JSON description), and ll_confine(), which builds
+ *        the same ruleset from the policy and restricts the calling
+ *        process (no privilege needed), for `polc run` and verify probes.
+ * Promises: Landlock only grants. A domain whose default is deny becomes
+ *        handled access rights plus path-beneath (or port) rules for its
+ *        allows; a deny can be enforced only where no grant covers it.
+ *        - file/exec: rights by path hierarchy. A literal path is a rule on
+ *          that object; "/dir/" + "**" a rule on /dir (which Landlock also
+ *          grants for /dir itself); any other pattern is granted for the
+ *          hierarchy of its literal prefix (partial). A literal that is a
+ *          directory when confined gets only read_dir (its subdirectories
+ *          can be listed too: said at run time).
+ *        - network: TCP bind and connect by port (ABI 4); other operations
+ *          and protocols are not mediated, addresses cannot be matched.
+ *        - signal and abstract unix sockets: scoping (ABI 6) refuses them
+ *          towards processes outside the Landlock domain only.
+ *        classify() says per statement exact / partial / none and why;
+ *        ll_confine() applies what the running ABI supports (best effort)
+ *        and names, per statement, what an older ABI leaves unenforced.
+ *        Denials fail with EACCES (signals: EPERM).
+ */
+#ifndef POLC_LANDLOCK_H
+#define POLC_LANDLOCK_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "../backend.h"
+
+/* Landlock's access rights (linux/landlock.h; this build host's headers
+ * stop at ABI 2, the kernel's UAPI only grows, so they are spelled here). */
+enum {
+	LL_FS_EXECUTE = 1 << 0, LL_FS_WRITE_FILE = 1 << 1, LL_FS_READ_FILE = 1 << 2,
+	LL_FS_READ_DIR = 1 << 3, LL_FS_REMOVE_DIR = 1 << 4, LL_FS_REMOVE_FILE = 1 << 5,
+	LL_FS_MAKE_CHAR = 1 << 6, LL_FS_MAKE_DIR = 1 << 7, LL_FS_MAKE_REG = 1 << 8,
+	LL_FS_MAKE_SOCK = 1 << 9, LL_FS_MAKE_FIFO = 1 << 10, LL_FS_MAKE_BLOCK = 1 << 11,
+	LL_FS_MAKE_SYM = 1 << 12, LL_FS_REFER = 1 << 13, LL_FS_TRUNCATE = 1 << 14,
+	LL_FS_IOCTL_DEV = 1 << 15,
+	LL_NET_BIND_TCP = 1 << 0, LL_NET_CONNECT_TCP = 1 << 1,
+	LL_SCOPE_ABSTRACT_UNIX = 1 << 0, LL_SCOPE_SIGNAL = 1 << 1,
+};
+/* Rights that apply to a non-directory (the kernel refuses others there). */
+#define LL_FS_FILE_RIGHTS (LL_FS_EXECUTE | LL_FS_WRITE_FILE | LL_FS_READ_FILE | \
+			   LL_FS_TRUNCATE | LL_FS_IOCTL_DEV)
+#define LL_ABI_MAX 7
+
+/* One path rule: `path` and, when beneath, everything below it. */
+typedef struct {
+	char *path;
+	uint64_t access;
+	bool beneath;              /* from "/dir/" + "**", or a broadened pattern */
+	bool exec_literal;         /* a literal program: its ELF interpreter is
+	                              granted read_file+execute when confined */
+} ll_path_rule;
+
+typedef struct {
+	uint16_t first, last;      /* inclusive */
+	uint64_t access;           /* LL_NET_* */
+} ll_port_range;
+
+typedef struct {
+	uint64_t fs_handled, net_handled, scoped;
+	ll_path_rule *paths;       /* sorted by path, one per (path, beneath) */
+	size_t npaths;
+	ll_port_range *ports;      /* sorted by first port */
+	size_t nports;
+} ll_ruleset;
+
+/* The ruleset the policy means for Landlock (deterministic). */
+void ll_ruleset_build(const ir_policy *p, ll_ruleset *out);
+void ll_ruleset_free(ll_ruleset *r);
+
+/* The lowest ABI that has every right in `fs`, `net` and `scoped`. */
+int ll_abi_needed(uint64_t fs, uint64_t net, uint64_t scoped);
+/* The rights ABI `abi` knows. */
+uint64_t ll_fs_rights(int abi);
+/* Name of one right ("read_file"), by kind 'f' (fs), 'n' (net), 's' (scope). */
+const char *ll_right_name(char kind, int bit);
+
+/* The running kernel's Landlock ABI (0: none; *why says why). */
+int ll_abi_running(char *why, size_t n);
+
+/* Restrict the calling process to the policy's ruleset (no_new_privs set).
+ * Best effort: what the running ABI lacks is dropped, with one warning per
+ * statement it leaves unenforced (on stderr, prefixed by `who`). Returns 0
+ * or -1 with *err. */
+int ll_confine(const ir_policy *p, const char *who, char *err, size_t n);
+/* ll_confine() in two steps: the ruleset with its rules, built from the
+ * paths as the caller sees them now (*fd: -1 when nothing is restricted),
+ * and later the restriction itself (closes fd). 0, or -1 with *err. */
+int ll_ruleset_fd(const ir_policy *p, const char *who, int *fd, char *err, size_t n);
+int ll_restrict(int fd, char *err, size_t n);
+
+/* classify() and classify_default() of backend.h (ruleset.c). */
+support ll_classify(const ir_policy *p, const ir_stmt *s);
+support ll_classify_default(const ir_policy *p, ir_domain dom);
+
+/* The JSON description (format "json"), backend_header's lines included. */
+int ll_emit_json(const ir_policy *p, const backend_opts *o, buf *out, diag_ctx *d);
+
+extern const backend backend_landlock;
+
+#endif
