@@ -28,7 +28,6 @@ LIB_SRCS  := $(filter-out cli/main.c bench/micro.c,$(LIB_SRCS))
 GEN_SRCS  := $(BUILD)/grammar/parser.c $(BUILD)/grammar/lexer.c \
              $(BUILD)/gen/consts.c $(BUILD)/gen/rules_embedded.c $(BUILD)/gen/syscall_args.c
 GEN_HDRS  := $(BUILD)/grammar/parser.h $(BUILD)/grammar/lexer.h $(BUILD)/gen/consts_table.h
-EXTRA_HDRS :=
 LIB_OBJS  := $(LIB_SRCS:%.c=$(BUILD)/%.o) $(GEN_SRCS:%.c=%.o)
 LIB       := $(BUILD)/libpolc.a
 
@@ -63,7 +62,10 @@ $(LIB): $(LIB_OBJS)
 	@rm -f $@
 	ar rcs $@ $^
 
-$(BUILD)/%.o: %.c $(GEN_HDRS) $(EXTRA_HDRS) | $(BUILD)/.dirs
+# Generated headers are made before any object (order-only); after that an
+# object depends on what it includes (-MMD), so only what includes a BPF
+# skeleton rebuilds when a kernel program changes (bpf.mk, tracer.mk).
+$(BUILD)/%.o: %.c | $(GEN_HDRS) $(BUILD)/.dirs
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
 
@@ -133,12 +135,28 @@ demo: check-deps
 	@$(MAKE) --no-print-directory $(POLC)
 	@sh tools/demo.sh $(POLC)
 
-install: $(POLC)
+# The installed binary finds its data under PREFIX/share/polc (base/util.h
+# polc_data_dir: BINDIR/../share/polc), never the source tree: the rule
+# library (also embedded), the lab's scripts, the bench scripts and micro
+# program, the server profiles bench runs, and the kernel programs (the
+# enforcer's object, also embedded in polc by its skeleton).
+DATADIR = $(PREFIX)/share/polc
+LAB_FILES := tests/vm/run-in-vm.sh tests/vm/build-image.sh tests/vm/guest-stage2.sh \
+             tests/vm/initramfs-init
+install: $(POLC) $(BENCH_MICRO) $(ENF_OBJ) $(TRACER_BPF_OBJ)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 0755 $(POLC) $(DESTDIR)$(PREFIX)/bin/polc
 	install -m 0644 docs/polc.1 $(DESTDIR)$(PREFIX)/share/man/man1/polc.1
 	install -d $(DESTDIR)$(PREFIX)/share/bash-completion/completions
 	install -m 0644 tools/polc.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/polc
+	install -d $(DESTDIR)$(DATADIR)/rules $(DESTDIR)$(DATADIR)/tests/vm \
+	  $(DESTDIR)$(DATADIR)/bench $(DESTDIR)$(DATADIR)/profiles $(DESTDIR)$(DATADIR)/bpf
+	install -m 0644 $(RULE_FILES) $(DESTDIR)$(DATADIR)/rules/
+	install -m 0755 $(LAB_FILES) $(DESTDIR)$(DATADIR)/tests/vm/
+	install -m 0755 bench/*.sh $(BENCH_MICRO) $(DESTDIR)$(DATADIR)/bench/
+	install -m 0644 profiles/*.pol $(DESTDIR)$(DATADIR)/profiles/
+	install -m 0644 $(ENF_OBJ) $(TRACER_BPF_OBJ) $(DESTDIR)$(DATADIR)/bpf/
+	install -m 0644 LICENSE $(DESTDIR)$(DATADIR)/
 
 clean:
 	rm -rf build build-* polc

@@ -2,6 +2,7 @@
 #include "util.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -272,4 +273,39 @@ void buf_json_strn(buf *b, const char *s, size_t n)
 void buf_json_str(buf *b, const char *s)
 {
 	buf_json_strn(b, s ? s : "", s ? strlen(s) : 0);
+}
+
+#ifndef POLC_SRC_DIR
+#define POLC_SRC_DIR "."
+#endif
+
+static bool has_file(const char *dir, const char *probe)
+{
+	char *p = xasprintf("%s/%s", dir, probe);
+	bool ok = access(p, F_OK) == 0;
+	free(p);
+	return ok;
+}
+
+const char *polc_data_dir(const char *probe)
+{
+	static char dir[4096];
+	const char *env = getenv("POLC_SRC");
+	if (env && *env) {
+		snprintf(dir, sizeof dir, "%s", env);
+		return has_file(dir, probe) ? dir : NULL;
+	}
+	char self[4000];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+	if (n > 0) {
+		self[n] = 0;
+		char *slash = strrchr(self, '/');
+		if (slash)
+			*slash = 0;
+		snprintf(dir, sizeof dir, "%s/../share/polc", self);
+		if (has_file(dir, probe))
+			return dir;
+	}
+	snprintf(dir, sizeof dir, "%s", POLC_SRC_DIR);
+	return has_file(dir, probe) ? dir : NULL;
 }

@@ -59,4 +59,11 @@ int write_file_atomic(const char *path, const void *data, size_t len);
 /* SHA-256 of data as 64 lowercase hex digits + NUL. */
 void sha256_hex(const void *data, size_t len, char out[65]);
 
+/* Where polc's data lives (the lab scripts tests/vm/, bench/ scripts,
+ * profiles/, the rule library rules/): the first of $POLC_SRC, the
+ * installed tree beside this binary (BINDIR/../share/polc, `make install`),
+ * and the source tree it was built from, that holds the relative path
+ * `probe`. NULL if none does. Static storage. */
+const char *polc_data_dir(const char *probe);
+
 #endif

@@ -1,4 +1,7 @@
-/* bench.h - `polc bench`: what the enforcers, the recorder and the compiler
+/* bench/ - `polc bench`: measurement only, never a test. One column or row
+ * per registered backend (bench_backend), titled by struct backend.
+ *
+ * bench.h - `polc bench`: what the enforcers, the recorder and the compiler
  * cost on this machine, as ratios to running unprotected.
  *
  * Takes: options (mode, sections, outputs) and the paths of this polc, of

@@ -62,9 +62,9 @@ static bool exists(const char *path)
 	return access(path, F_OK) == 0;
 }
 
-/* This binary, the source tree (bench/ scripts, profiles, the lab) and the
- * micro program: $POLC_SRC and $POLC_BENCH_MICRO, else beside the binary
- * (BUILD/polc: source at BUILD/.., micro at BUILD/bench/micro). */
+/* This binary, the data tree (bench/ scripts, profiles, the lab:
+ * polc_data_dir) and the micro program: $POLC_BENCH_MICRO, else beside the
+ * binary (BUILD/bench/micro), else in the data tree (installed). */
 static int locate(bench_opts *o)
 {
 	static char self[4096], src[4096], micro[4200];
@@ -77,25 +77,24 @@ static int locate(bench_opts *o)
 	char dir[4096];
 	snprintf(dir, sizeof dir, "%s", self);
 	const char *bindir = dirname(dir);
-	const char *env = getenv("POLC_SRC");
-	if (env && *env)
-		snprintf(src, sizeof src, "%s", env);
-	else
-		snprintf(src, sizeof src, "%s/..", bindir);
-	char *probe = xasprintf("%s/bench/redis.sh", src);
-	bool ok = exists(probe);
-	free(probe);
-	if (!ok && (!env || !*env) && getcwd(src, sizeof src))
+	const char *data = polc_data_dir("bench/redis.sh");
+	bool ok = data != NULL;
+	if (ok)
+		snprintf(src, sizeof src, "%s", data);
+	else if (!getenv("POLC_SRC") && getcwd(src, sizeof src))
 		ok = exists("bench/redis.sh");
 	if (!ok) {
-		fprintf(stderr, "polc bench: cannot find the source tree's bench/ scripts "
-			"(set POLC_SRC to the polc source directory)\n");
+		fprintf(stderr, "polc bench: cannot find the bench/ scripts (installed under "
+			"BINDIR/../share/polc by make install, or set POLC_SRC to the polc "
+			"source directory)\n");
 		return -1;
 	}
-	env = getenv("POLC_BENCH_MICRO");
+	const char *env = getenv("POLC_BENCH_MICRO");
 	snprintf(micro, sizeof micro, "%s", env && *env ? env : "");
 	if (!*micro)
 		snprintf(micro, sizeof micro, "%s/bench/micro", bindir);
+	if (!exists(micro))   /* installed: beside the scripts */
+		snprintf(micro, sizeof micro, "%s/bench/micro", src);
 	o->polc = self;
 	o->srcdir = src;
 	o->micro = micro;

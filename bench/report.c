@@ -383,7 +383,10 @@ static void md_workloads(const bresults *r, buf *out)
 		if (na)
 			buf_printf(out, "Skipped in %s: %s\n\n", env_title(envs[e]), na);
 	}
-	if (has(r, "native", "pgbench", "seccomp") || has(r, "lab", "pgbench", "seccomp"))
+	bool any = false;
+	for (size_t b = 0; bench_backend(b); b++)
+		any |= has(r, "native", "pgbench", bench_backend(b)) || has(r, "lab", "pgbench", bench_backend(b));
+	if (any)
 		md_scen_table(r, out, "pgbench", pm, 1);
 	buf_puts(out, "Configurations that failed (left out from then on):\n\n");
 	size_t before = out->len;

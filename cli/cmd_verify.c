@@ -570,10 +570,6 @@ static void free_seen(column *c)
 
 /* ------------------------------------------------------------ the lab */
 
-#ifndef POLC_SRC_DIR
-#define POLC_SRC_DIR "."
-#endif
-
 /* A directory the lab must share because the guest's /tmp hides the
  * host's (tests/vm/run-in-vm.sh --share). */
 static void share_if_tmp(const char *path, char **argv, int *n, int max, char **owned)
@@ -596,13 +592,14 @@ static void share_if_tmp(const char *path, char **argv, int *n, int max, char **
  * sees this machine's files read-only. Its output and exit code are ours. */
 static int run_in_lab(const cli_args *a, int argc, char **argv)
 {
-	const char *src = getenv("POLC_SRC") ? getenv("POLC_SRC") : POLC_SRC_DIR;
+	const char *src = polc_data_dir("tests/vm/run-in-vm.sh");
 	char lab[PATH_MAX], self[PATH_MAX];
-	snprintf(lab, sizeof lab, "%s/tests/vm/run-in-vm.sh", src);
+	snprintf(lab, sizeof lab, "%s/tests/vm/run-in-vm.sh", src ? src : ".");
 	ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-	if (access(lab, R_OK) < 0 || n <= 0) {
-		fprintf(stderr, "polc verify: the kernel lab is not here (%s): set POLC_SRC to "
-			"polc's source tree\n", lab);
+	if (!src || n <= 0) {
+		fprintf(stderr, "polc verify: the kernel lab is not here (tests/vm/run-in-vm.sh "
+			"under $POLC_SRC, %s/../share/polc or the source tree): install polc "
+			"(make install) or set POLC_SRC to polc's source tree\n", "BINDIR");
 		return EXIT_SYSTEM;
 	}
 	self[n] = 0;

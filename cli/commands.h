@@ -1,4 +1,8 @@
-/* commands.h - the subcommands of polc. Each takes argv with argv[0] the
+/* cli/ - the command line: parses arguments and drives the stages. Thin:
+ * per-target behaviour comes from struct backend (backends/backend.h),
+ * looked up in the registry; cli/ never compares a backend's name.
+ *
+ * commands.h - the subcommands of polc. Each takes argv with argv[0] the
  * subcommand's name and returns the process exit code:
  *   0 ok, 1 policy errors (or a difference/mismatch found), 2 usage,
  *   3 I/O or system errors.

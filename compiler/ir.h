@@ -1,4 +1,9 @@
-/* ir.h - the backend-neutral intermediate representation of one policy.
+/* compiler/ - stage 2: syntax trees to the IR (compile.h), the IR and its
+ * one meaning ir_decide (this header), and what every later stage derives
+ * from the IR alone (events.h, glob.h, syscalls.h, irdiff.h). Includes
+ * base/ and grammar/ only; everything after it sees only the IR.
+ *
+ * ir.h - the backend-neutral intermediate representation of one policy.
  *
  * Takes: nothing (plain data). Built by compiler/compile.c from the AST.
  * Gives: per domain, an array of normalized statements (one subject item

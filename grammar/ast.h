@@ -1,4 +1,8 @@
-/* ast.h - the syntax tree of one policy source file.
+/* grammar/ - stage 1 of the pipeline: policy source text to syntax trees
+ * (flex lexer.l, bison parser.y, ast, parse_ctx). Includes only base/; no
+ * meaning is given here (that is compiler/'s).
+ *
+ * ast.h - the syntax tree of one policy source file.
  *
  * Takes: tokens from grammar/lexer.l, shaped by grammar/parser.y.
  * Gives: an ast_file: includes, rules and policies in source order; every

@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "lexer.h"
-#include "../base/util.h"
+#include "base/util.h"
 
 #define LOC(l) lex_loc(lx, &(l))
 static ast_word word(char *s, src_loc loc) { ast_word w = { s, loc }; return w; }

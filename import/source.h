@@ -1,4 +1,8 @@
-/* source.h - the one writer of polc source text for every producer of it:
+/* import/ - a front stage beside grammar/: other tools' profiles (OCI /
+ * Docker seccomp JSON, vArmor) to polc source text, which then compiles
+ * like any policy. Includes base/ and compiler/ only.
+ *
+ * source.h - the one writer of polc source text for every producer of it:
  * the importers (import/), polc gen and gen --update (tracer/gen.c).
  *
  * Takes: text to put into a string literal or a comment, and importers'

@@ -1,4 +1,8 @@
-/* tracer.h - record what a command (or a running cgroup) does, into a trace.
+/* tracer/ - the learning stage: record what a command does into a trace
+ * (ptrace, eBPF, seccomp user notification, AppArmor's log), and turn
+ * traces into policy source (gen.h). Reads the IR, never a backend.
+ *
+ * tracer.h - record what a command (or a running cgroup) does, into a trace.
  *
  * Takes: a command line (or a cgroup path, eBPF only) and options.
  * Gives: a trace (trace.h) of the whole process tree: syscall counts per

@@ -6,7 +6,8 @@ PROFILE_TRACER ?= ebpf
 VMLINUX_BTF ?= /sys/kernel/btf/vmlinux
 TRACER_BPF_OBJ := $(BUILD)/tracer/polc_trace.bpf.o
 TRACER_SKEL := $(BUILD)/tracer/polc_trace.skel.h
-EXTRA_HDRS += $(TRACER_SKEL)
+# Only the eBPF recorder embeds the skeleton.
+$(BUILD)/tracer/ebpf.o: $(TRACER_SKEL)
 
 $(BUILD)/tracer/vmlinux.h:
 	@mkdir -p $(dir $@)

@@ -1,5 +1,7 @@
-/* verify.h - run probes on a real kernel under a backend's output and
- * compare each outcome with ir_decide().
+/* verify/ - the proof stage: run probes on a real kernel under a backend's
+ * output and compare each outcome with ir_decide(). How a backend is
+ * probed (a filter judged per syscall, or an LSM put in force and every
+ * event done for real) is its struct backend's; verify/ never names one.
  *
  * Takes: a policy, its probes (compiler/events.h), and an artifact built by
  *        a backend through the backend interface (never its internals).

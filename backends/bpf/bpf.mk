@@ -6,7 +6,8 @@ VMLINUX_BTF ?= /sys/kernel/btf/vmlinux
 ENF_DIR := $(BUILD)/backends/bpf
 ENF_OBJ := $(ENF_DIR)/enforcer.bpf.o
 ENF_SKEL := $(ENF_DIR)/enforcer.skel.h
-EXTRA_HDRS += $(ENF_SKEL)
+# Only the loader embeds the skeleton.
+$(BUILD)/backends/bpf/loader.o: $(ENF_SKEL)
 
 $(ENF_DIR)/vmlinux.h:
 	@mkdir -p $(dir $@)

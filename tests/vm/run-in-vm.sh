@@ -89,6 +89,10 @@ command -v qemu-system-x86_64 >/dev/null || lab_fail "qemu-system-x86_64 not fou
 BUILD=${BUILD:-build}
 case "$BUILD" in /*) ;; *) BUILD=$REPO/$BUILD ;; esac
 VMDIR=${VM_CACHE:-$BUILD/vm}
+# Installed (PREFIX/share/polc, read-only for the user): a cache of its own.
+if [ -z "${VM_CACHE:-}" ] && ! mkdir -p "$VMDIR" 2>/dev/null; then
+	VMDIR=${XDG_CACHE_HOME:-${HOME:-/tmp}/.cache}/polc/vm
+fi
 sh "$HERE/build-image.sh" "$VMDIR" || lab_fail "could not build the VM image in $VMDIR"
 VMDIR=$(cd "$VMDIR" && pwd)
 KERNEL=$VMDIR/vmlinuz
