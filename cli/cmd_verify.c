@@ -646,6 +646,54 @@ static int run_in_lab(const cli_args *a, int argc, char **argv)
 	return rc;
 }
 
+/* The matrix rule x target as text, then agreements, n/a reasons and the
+ * first mismatch of every cell. */
+static void print_text(const ir_policy *p, const column *cols, int ncol, int probes,
+		       int mismatches)
+{
+	printf("policy %s: %d probes, %d mismatches\n", p->name, probes, mismatches);
+	printf("%-44s", "rule");
+	for (int t = 0; t < ncol; t++)
+		printf(" %-32s", cols[t].target);
+	printf("\n");
+	/* rows: every group of the first column that has it */
+	for (int t = 0; t < ncol; t++)
+		for (int i = 0; i < cols[t].ngroups; i++) {
+			const char *name = cols[t].names[i];
+			bool seen = false;
+			for (int u = 0; u < t && !seen; u++)
+				for (int k = 0; k < cols[u].ngroups && !seen; k++)
+					seen = !strcmp(cols[u].names[k], name);
+			if (seen)
+				continue;
+			printf("%-44s", name);
+			for (int u = 0; u < ncol; u++) {
+				char st[64] = "n/a";
+				for (int k = 0; k < cols[u].ngroups; k++)
+					if (!strcmp(cols[u].names[k], name))
+						cell_status(&cols[u], &cols[u].cells[k], st, sizeof st);
+				printf(" %-32s", st);
+			}
+			printf("\n");
+		}
+	for (int t = 0; t < ncol; t++)
+		for (int u = t + 1; u < ncol; u++) {
+			int same, differ;
+			agreement(&cols[t], &cols[u], &same, &differ);
+			if (same + differ)
+				printf("%s and %s agree on %d of %d probes of statements both enforce exactly\n",
+				       cols[t].target, cols[u].target, same, same + differ);
+		}
+	for (int t = 0; t < ncol; t++) {
+		if (cols[t].na)
+			printf("%s: %s\n", cols[t].target, cols[t].na);
+		for (int i = 0; i < cols[t].ngroups; i++)
+			if (cols[t].cells[i].mismatches)
+				printf("MISMATCH %s %s: %s\n", cols[t].target, cols[t].names[i],
+				       cols[t].cells[i].first_mismatch);
+	}
+}
+
 int cmd_verify(int argc, char **argv)
 {
 	cli_args a;
@@ -702,47 +750,7 @@ int cmd_verify(int argc, char **argv)
 	if (a.json) {
 		print_json(a.pol, cols, ncol, mismatches);
 	} else {
-		printf("policy %s: %d probes, %d mismatches\n", a.pol->name, probes, mismatches);
-		printf("%-44s", "rule");
-		for (int t = 0; t < ncol; t++)
-			printf(" %-32s", cols[t].target);
-		printf("\n");
-		/* rows: every group of the first column that has it */
-		for (int t = 0; t < ncol; t++)
-			for (int i = 0; i < cols[t].ngroups; i++) {
-				const char *name = cols[t].names[i];
-				bool seen = false;
-				for (int u = 0; u < t && !seen; u++)
-					for (int k = 0; k < cols[u].ngroups && !seen; k++)
-						seen = !strcmp(cols[u].names[k], name);
-				if (seen)
-					continue;
-				printf("%-44s", name);
-				for (int u = 0; u < ncol; u++) {
-					char st[64] = "n/a";
-					for (int k = 0; k < cols[u].ngroups; k++)
-						if (!strcmp(cols[u].names[k], name))
-							cell_status(&cols[u], &cols[u].cells[k], st, sizeof st);
-					printf(" %-32s", st);
-				}
-				printf("\n");
-			}
-		for (int t = 0; t < ncol; t++)
-			for (int u = t + 1; u < ncol; u++) {
-				int same, differ;
-				agreement(&cols[t], &cols[u], &same, &differ);
-				if (same + differ)
-					printf("%s and %s agree on %d of %d probes of statements both enforce exactly\n",
-					       cols[t].target, cols[u].target, same, same + differ);
-			}
-		for (int t = 0; t < ncol; t++) {
-			if (cols[t].na)
-				printf("%s: %s\n", cols[t].target, cols[t].na);
-			for (int i = 0; i < cols[t].ngroups; i++)
-				if (cols[t].cells[i].mismatches)
-					printf("MISMATCH %s %s: %s\n", cols[t].target, cols[t].names[i],
-					       cols[t].cells[i].first_mismatch);
-		}
+		print_text(a.pol, cols, ncol, probes, mismatches);
 	}
 	int disagree = 0;
 	for (int t = 0; t < ncol; t++)
