@@ -34,6 +34,8 @@
  * tables and figures (its name if not registered). bench_main.c. */
 const char *bench_backend(size_t i);
 const char *bench_title(const char *backend);
+/* Does the backend's policy outlive polc (it has `polc unload`)? */
+bool bench_unloads(const char *backend);
 
 enum {
 	BS_MICRO = 1, BS_REDIS = 2, BS_PGBENCH = 4, BS_FILTER = 8,

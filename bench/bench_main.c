@@ -122,6 +122,12 @@ const char *bench_title(const char *name)
 	return b && b->title ? b->title : name;
 }
 
+bool bench_unloads(const char *name)
+{
+	const backend *b = backend_find(name);
+	return b && b->unload;
+}
+
 /* What each scenario leaves unenforced per target (--allow-partial). */
 static void scenario_support(bresults *r)
 {

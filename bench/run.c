@@ -421,11 +421,16 @@ static int measure_pg(const bench_opts *o, const params *p, const cfg *c, bresul
  * every task, confined or not): unloaded after each BPF configuration, so
  * that NoProtect and the other LSMs are measured without it. Its cost to
  * unconfined tasks is the hooks section's "unconfined" rows. */
-static void bpf_unload_all(const bench_opts *o)
+/* A target whose policy outlives polc (struct backend's unload: the BPF
+ * enforcer stays attached) is unloaded after its configuration, or it
+ * would cost the unconfined rounds too. */
+static void unload_all(const bench_opts *o, const char *backend)
 {
 	argv_t a = { 0 };
 	av_push(&a, o->polc);
 	av_push(&a, "unload");
+	av_push(&a, "--target");
+	av_push(&a, backend);
 	buf out;
 	buf_init(&out);
 	run_capture(o, &a, &out, 120);
@@ -446,8 +451,8 @@ static void rounds(const bench_opts *o, const params *p, cfgset *cs, bresults *r
 			if (c->dead)
 				continue;
 			int rc = measure(o, p, c, r);
-			if (!strcmp(c->backend, "bpf"))
-				bpf_unload_all(o);
+			if (bench_unloads(c->backend))
+				unload_all(o, c->backend);
 			if (rc) {
 				c->dead = true;
 				fail_note(o, r, section, c, rc);
