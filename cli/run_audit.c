@@ -27,6 +27,17 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+/* The meta records of an audit log: the run, its exit and duration. */
+static void log_meta(trace *t, char *const *argv, const char *tracer, int st, double start)
+{
+	char *cmd = tracer_cmdline(argv);
+	tracer_meta_run(t, cmd, tracer, true);
+	tracer_meta_exit(t, st, false);
+	uint64_t ms = (uint64_t)((tracer_now() - start) * 1000);
+	trace_meta(t, "duration_ms", NULL, ms ? ms : 1);
+	free(cmd);
+}
+
 /* The confinement in complain mode (the policy with `mode audit`), its
  * ALLOWED records collected from the kernel log after the run. */
 static int audit_complain(const backend *b, const struct ir_policy *p, bool allow_partial,
@@ -58,12 +69,7 @@ static int audit_complain(const backend *b, const struct ir_policy *p, bool allo
 	usleep(200000);   /* the last records reach the log */
 	aalog_collect(kfd, p->name, t);
 	close(kfd);
-	char *cmd = tracer_cmdline(argv);
-	tracer_meta_run(t, cmd, "apparmor-complain", true);
-	tracer_meta_exit(t, *st, false);
-	uint64_t ms = (uint64_t)((tracer_now() - start) * 1000);
-	trace_meta(t, "duration_ms", NULL, ms ? ms : 1);
-	free(cmd);
+	log_meta(t, argv, "apparmor-complain", *st, start);
 	return EXIT_OK;
 }
 
@@ -175,12 +181,7 @@ static int audit_events(const backend *b, const struct ir_policy *p, bool allow_
 		fprintf(stderr, "polc run: audit: %llu of %llu refusal(s) cannot be learnt from "
 			"(mount operations, or paths the enforcer could not name)\n",
 			a.unlearnt, a.seen);
-	char *cmd = tracer_cmdline(argv);
-	tracer_meta_run(t, cmd, "bpf-audit", true);
-	tracer_meta_exit(t, *st, false);
-	uint64_t ms = (uint64_t)((tracer_now() - start) * 1000);
-	trace_meta(t, "duration_ms", NULL, ms ? ms : 1);
-	free(cmd);
+	log_meta(t, argv, "bpf-audit", *st, start);
 	return EXIT_OK;
 }
 
