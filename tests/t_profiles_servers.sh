@@ -28,16 +28,11 @@ load() {
 		sh "$SRC/profiles/soak/$1.sh" "$POLC" run "$2" "$3" "$SECS" >"$T/out" 2>&1
 	fi || fail "$1 load $3 under $(basename "$2")${4:+ (audit)}: $(grep -v warning "$T/out" | grep -v '^ ' | tail -5)"
 }
+. "$SRC/profiles/soak/lib.sh"   # soak_missing
 ran=0
 for s in nginx memcached mariadb; do
-	case $s in
-	nginx) need="nginx curl" ;;
-	memcached) need="memcached memcslap memcstat memcping memccp memccat memcrm memcflush" ;;
-	mariadb) need="mariadbd mariadb mariadb-install-db mariadb-admin mysqlslap" ;;
-	esac
-	miss=""
-	for c in $need; do PATH=$PATH:/usr/sbin command -v $c >/dev/null || miss="$miss $c"; done
-	[ -z "$miss" ] || { echo "SKIP $s:$miss not installed (tools/deps.d/profiles)"; continue; }
+	miss=$(soak_missing $s)
+	[ -z "$miss" ] || { echo "SKIP $s: $miss not installed (tools/deps.d/profiles)"; continue; }
 	P=$SRC/profiles/$s.pol
 	[ -f "$P" ] || fail "$P missing (make profiles)"
 	for l in a b; do

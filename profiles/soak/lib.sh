@@ -29,3 +29,17 @@ soak_prefix() {
 		echo "$POLC run --target ${TARGET:-seccomp} --allow-partial ${AUDIT:+--mode audit -o $AUDIT${1:-}} $PROFILE --"
 	fi
 }
+
+# soak_missing SERVER: the commands its soak script needs that are not
+# installed (tools/deps.d/profiles), on one line; empty if none.
+soak_missing() {
+	case $1 in
+	nginx) need="nginx curl" ;;
+	memcached) need="memcached memcslap memcstat memcping memccp memccat memcrm memcflush" ;;
+	mariadb) need="mariadbd mariadb mariadb-install-db mariadb-admin mysqlslap" ;;
+	*) need=$1 ;;
+	esac
+	miss=""
+	for c in $need; do PATH=$PATH:/usr/sbin command -v $c >/dev/null || miss="$miss $c"; done
+	echo $miss
+}
