@@ -70,7 +70,7 @@ if [ "$LOAD" = b ]; then
 		{ echo "mariadb: rows lost" >&2; exit 1; }
 	sql -e "optimize table soak.m; repair table soak.a; drop database soak" >/dev/null
 fi
-while [ "$(date +%s)" -lt $end ]; do innodb; n=$((n + 1)); done
+while [ $n = 0 ] || [ "$(date +%s)" -lt $end ]; do innodb; n=$((n + 1)); done
 echo "mariadb load $LOAD: $n rounds in ${SECS}s"
 stop
 trap - EXIT

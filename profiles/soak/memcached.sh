@@ -45,7 +45,7 @@ ops() {
 }
 end=$(( $(date +%s) + SECS ))
 n=0
-while [ "$(date +%s)" -lt $end ]; do
+while [ $n = 0 ] || [ "$(date +%s)" -lt $end ]; do
 	[ "$LOAD" = a ] || ops
 	getset
 	n=$((n + 1))

@@ -67,7 +67,7 @@ listings() {
 end=$(( $(date +%s) + SECS ))
 n=0
 if [ "$LOAD" = a ]; then
-	while [ "$(date +%s)" -lt $end ]; do statics; n=$((n + 1)); done
+	while [ $n = 0 ] || [ "$(date +%s)" -lt $end ]; do statics; n=$((n + 1)); done
 else
 	listings
 	old=$(cat "$D/nginx.pid")
@@ -75,7 +75,7 @@ else
 	# the new workers answer once the reload is done (a new generation)
 	sleep 1
 	listings; statics; n=1
-	while [ "$(date +%s)" -lt $end ]; do listings; statics; n=$((n + 1)); done
+	while [ $n = 0 ] || [ "$(date +%s)" -lt $end ]; do listings; statics; n=$((n + 1)); done
 	[ "$(cat "$D/nginx.pid")" = "$old" ] || { echo "nginx: the master changed on reload" >&2; exit 1; }
 fi
 echo "nginx load $LOAD: $n rounds in ${SECS}s"
