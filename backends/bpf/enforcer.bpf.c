@@ -132,8 +132,16 @@ static __always_inline int policy_of_current(__u32 *pid)
 		*pid = *p;
 		return 1;
 	}
-	/* the nearest enforced ancestor: deepest level first */
+	/* the nearest enforced ancestor: deepest level first. Only the levels
+	 * above the task's own are asked (a plain load, no helper call): every
+	 * hook of every task on the machine passes here, and asking all
+	 * POLC_CGROUP_DEPTH levels cost an unconfined openat ~10 % in the lab
+	 * (bench/RESULTS.md, per-hook costs). */
+	struct task_struct *t = bpf_get_current_task_btf();
+	int level = t->cgroups->dfl_cgrp->level;
 	for (int l = POLC_CGROUP_DEPTH - 1; l >= 1; l--) {
+		if (l >= level)
+			continue;
 		__u64 a = bpf_get_current_ancestor_cgroup_id(l);
 		if (!a || a == cg)
 			continue;
@@ -321,16 +329,23 @@ static __always_inline int finish(__u32 policy, __u32 mode, __u32 dec, __u64 inf
 
 /* ---------------------------------------------------------- DFA walk */
 
+/* The map values a walk reads, looked up once per walk_bytes rather than
+ * once per byte (three helper calls a byte made a confined open's DFA walk
+ * ~15,000 guest instructions: bench/RESULTS.md, per-hook costs): the task's
+ * path buffer, chunk 0 (the byte classes) and the chunk of the last
+ * transition read (a row is rarely in another chunk than its neighbours). */
 struct walk {
-	__u32 policy, st, ncls, trans, cls_off, len, base, dead, fail;
+	__u32 policy, st, ncls, trans, cls_off, len, base, dead, fail, tci;
+	struct pathbuf *pb;
+	struct polc_chunk *c0, *tc;
 };
 
 static long walk_step(__u64 i, void *vctx)
 {
 	struct walk *w = vctx;
-	struct pathbuf *pb = bpf_task_storage_get(&polc_paths, bpf_get_current_task_btf(), 0, 0);
-	struct polc_chunk *c0 = chunk(w->policy, 0);
-	__u32 at = w->base + (__u32)i, t;
+	struct pathbuf *pb = w->pb;
+	struct polc_chunk *c0 = w->c0, *tc;
+	__u32 at = w->base + (__u32)i;
 	if (!pb || !c0 || at >= PBUF) {
 		w->fail = 1;
 		return 1;
@@ -342,10 +357,18 @@ static long walk_step(__u64 i, void *vctx)
 		return 1;
 	}
 	__u8 cls = ((__u8 *)c0->w)[cls_at];
-	if (!word(w->policy, w->trans + w->st * w->ncls + cls, &t)) {
-		w->fail = 1;
-		return 1;
+	__u32 idx = w->trans + w->st * w->ncls + cls;
+	tc = w->tc;
+	if (!tc || w->tci != idx >> POLC_CHUNK_SHIFT) {
+		tc = chunk(w->policy, idx);
+		if (!tc) {
+			w->fail = 1;
+			return 1;
+		}
+		w->tc = tc;
+		w->tci = idx >> POLC_CHUNK_SHIFT;
 	}
+	__u32 t = tc->w[idx & (POLC_CHUNK_WORDS - 1)];
 	w->st = t & ~POLC_TRANS_DEAD;
 	if (t & POLC_TRANS_DEAD) {
 		w->dead = 1;
@@ -360,6 +383,9 @@ static __always_inline void walk_bytes(struct walk *w, __u32 base, __u32 n)
 	if (w->dead || w->fail)
 		return;
 	w->base = base;
+	w->pb = bpf_task_storage_get(&polc_paths, bpf_get_current_task_btf(), 0, 0);
+	w->c0 = chunk(w->policy, 0);
+	w->tc = 0;
 	bpf_loop(n, walk_step, w, 0);
 }
 
@@ -583,6 +609,18 @@ static __always_inline __u32 decide_dentry(__u32 policy, const struct polc_dfa *
 	return decide_buf(policy, d, pb, base, POLC_PATH_MAX - base, 0, dir, ch, ch, ch);
 }
 
+/* Whether every path gets ALLOW on channel ch: the start state's worst
+ * entry (the most restrictive decision reachable, defaults included) allows.
+ * Then no path needs building: finish() neither counts nor logs an allow. */
+static __always_inline int chan_allows_all(__u32 policy, const struct polc_dfa *d, __u32 ch)
+{
+	__u32 a, dec;
+	if (!word(policy, d->accept + d->start, &a) ||
+	    !word(policy, d->entries + ((a >> 16) & 0x7fff) * d->nchan + ch, &dec))
+		return 0;
+	return POLC_DEC_VERDICT(dec) == POLC_V_ALLOW;
+}
+
 /* Decide the object `de` on mount `vm` for up to three channels (the most
  * restrictive wins); dir: also as "path/". */
 static __always_inline int decide_obj(__u32 policy, const struct dentry *de,
@@ -595,6 +633,11 @@ static __always_inline int decide_obj(__u32 policy, const struct dentry *de,
 	struct polc_hdr *h = (struct polc_hdr *)c0->w;
 	struct polc_dfa d = h->file;
 	__u32 mode = h->mode;
+	/* no statement of the operation can deny or audit any path: the
+	 * path walk and the DFA walk (most of a confined open's cost) go */
+	if (chan_allows_all(policy, &d, ch0) && (ch1 == ch0 || chan_allows_all(policy, &d, ch1)) &&
+	    (ch2 == ch0 || ch2 == ch1 || chan_allows_all(policy, &d, ch2)))
+		return 0;
 	struct pathbuf *pb = bpf_task_storage_get(&polc_paths, bpf_get_current_task_btf(), 0,
 						  BPF_LOCAL_STORAGE_GET_F_CREATE);
 	if (!pb)
