@@ -19,13 +19,9 @@ POLC=${POLC:-$SRC/$BUILD/polc}
 PROBE=${PROBE:-$SRC/$BUILD/tests/progs/bpf_escape}
 if [ "${1:-}" != --inside ]; then
 	[ -x "$PROBE" ] || { echo "FAIL: $PROBE not built (make test-bins)"; exit 1; }
-	out=$(sh "$SRC/tests/vm/run-in-vm.sh" --timeout 420 --env POLC="$POLC" --env PROBE="$PROBE" \
-		-- sh "$SRC/tests/vm/t_bpf_escape.sh" --inside 2>&1)
-	rc=$?
-	echo "$out"
-	[ $rc = 0 ] || { echo "FAIL: lab run exit $rc"; exit 1; }
-	echo "$out" | grep -q '^ALL-OK$' || { echo "FAIL: no ALL-OK"; exit 1; }
-	exit 0
+	. "$SRC/tests/vm/lab.sh"
+	in_lab --timeout 420 --env POLC="$POLC" --env PROBE="$PROBE" \
+		-- sh "$SRC/tests/vm/t_bpf_escape.sh" --inside
 fi
 
 # ---- inside the VM ----

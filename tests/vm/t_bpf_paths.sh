@@ -13,13 +13,9 @@
 SRC=${SRC:-$(cd "$(dirname "$0")/../.." && pwd)}
 POLC=${POLC:-$SRC/${BUILD:-build}/polc}
 if [ "${1:-}" != --inside ]; then
-	out=$(sh "$SRC/tests/vm/run-in-vm.sh" --timeout 240 --env POLC="$POLC" --env SRC="$SRC" \
-		-- sh "$SRC/tests/vm/t_bpf_paths.sh" --inside 2>&1)
-	rc=$?
-	echo "$out"
-	[ $rc = 0 ] || { echo "FAIL: lab run exit $rc"; exit 1; }
-	echo "$out" | grep -q '^ALL-OK$' || { echo "FAIL: no ALL-OK"; exit 1; }
-	exit 0
+	. "$SRC/tests/vm/lab.sh"
+	in_lab --timeout 240 --env POLC="$POLC" --env SRC="$SRC" \
+		-- sh "$SRC/tests/vm/t_bpf_paths.sh" --inside
 fi
 
 # ---- inside the VM ----

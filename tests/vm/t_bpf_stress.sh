@@ -5,12 +5,9 @@
 SRC=${SRC:-$(cd "$(dirname "$0")/../.." && pwd)}
 POLC=${POLC:-$SRC/${BUILD:-build}/polc}
 if [ "${1:-}" != --inside ]; then
-	out=$(sh "$SRC/tests/vm/run-in-vm.sh" --timeout 300 --env POLC="$POLC" \
-		-- sh "$SRC/tests/vm/t_bpf_stress.sh" --inside 2>&1)
-	rc=$?
-	echo "$out"
-	[ $rc = 0 ] && echo "$out" | grep -q '^ALL-OK$' || { echo "FAIL: exit $rc"; exit 1; }
-	exit 0
+	. "$SRC/tests/vm/lab.sh"
+	in_lab --timeout 300 --env POLC="$POLC" \
+		-- sh "$SRC/tests/vm/t_bpf_stress.sh" --inside
 fi
 set -u
 T=/tmp/stress; mkdir -p $T/d/app4996/data $T/d/app4998 $T/d/app49960

@@ -19,13 +19,9 @@ if [ "${1:-}" != --inside ]; then
 	for p in open_via net_via map_exec exec_via; do
 		[ -x "$SRC/$BUILD/tests/bypass/$p" ] || { echo "FAIL: $BUILD/tests/bypass/$p not built (make test-bins)"; exit 1; }
 	done
-	out=$(sh "$SRC/tests/vm/run-in-vm.sh" --timeout 420 --env POLC="$POLC" --env SRC="$SRC" \
-		--env BUILD="$BUILD" -- sh "$SRC/tests/vm/t_bypass.sh" --inside 2>&1)
-	rc=$?
-	echo "$out"
-	[ $rc = 0 ] || { echo "FAIL: lab run exit $rc"; exit 1; }
-	echo "$out" | grep -q '^ALL-OK' || { echo "FAIL: no ALL-OK"; exit 1; }
-	exit 0
+	. "$SRC/tests/vm/lab.sh"
+	in_lab --timeout 420 --env POLC="$POLC" --env SRC="$SRC" \
+		--env BUILD="$BUILD" -- sh "$SRC/tests/vm/t_bypass.sh" --inside
 fi
 
 # ---- inside the VM ----

@@ -22,13 +22,10 @@ POLC=${POLC:-$SRC/$BUILD/polc}
 PROBE=${PROBE:-$SRC/$BUILD/tests/progs/compat_abi}
 if [ "${1:-}" != --inside ]; then
 	[ -x "$PROBE" ] || { echo "FAIL: $PROBE not built (make test-bins)"; exit 1; }
-	out=$(VM_APPEND="${VM_APPEND:-} syscall.x32=y" sh "$SRC/tests/vm/run-in-vm.sh" --timeout 240 \
-		--env POLC="$POLC" --env PROBE="$PROBE" -- sh "$SRC/tests/vm/t_compat_abi.sh" --inside 2>&1)
-	rc=$?
-	echo "$out"
-	[ $rc = 0 ] || { echo "FAIL: lab run exit $rc"; exit 1; }
-	echo "$out" | grep -q '^ALL-OK$' || { echo "FAIL: no ALL-OK"; exit 1; }
-	exit 0
+	export VM_APPEND="${VM_APPEND:-} syscall.x32=y"
+	. "$SRC/tests/vm/lab.sh"
+	in_lab --timeout 240 \
+		--env POLC="$POLC" --env PROBE="$PROBE" -- sh "$SRC/tests/vm/t_compat_abi.sh" --inside
 fi
 
 # ---- inside the VM ----

@@ -1,0 +1,13 @@
+# lab.sh - sourced by the lab tests (tests/vm/t_*.sh) for their host half.
+# in_lab ARG...: runs tests/vm/run-in-vm.sh ARG... (its options, `--` and the
+# command: the calling test with --inside), prints what the lab printed and
+# exits the test: 0 when the lab run succeeded and its guest half printed the
+# line ALL-OK, 1 otherwise. SRC must be set.
+in_lab() {
+	out=$(sh "$SRC/tests/vm/run-in-vm.sh" "$@" 2>&1)
+	rc=$?
+	echo "$out"
+	[ $rc = 0 ] || { echo "FAIL: lab run exit $rc"; exit 1; }
+	echo "$out" | grep -q '^ALL-OK$' || { echo "FAIL: no ALL-OK"; exit 1; }
+	exit 0
+}
