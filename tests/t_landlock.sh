@@ -75,6 +75,47 @@ python3 denied"
 $AS sh -c 'cat "$1/other/secret" && ls "$1/other" && cat /etc/hostname' sh "$T" >/dev/null ||
 	fail "unconfined baseline failed"
 
+# ---- grants that reach further than written are refused or partial ----
+mkdir -p "$T/d/sub"; echo top >"$T/d/top"; echo sub >"$T/d/sub/s"; ln -s d "$T/ln"
+chmod -R a+rwX "$T/d"
+base='  default deny file;
+  allow file "/usr/**", "/usr/" read, exec, mmap;
+  allow file "/etc/ld.so.cache" read;'
+# F1: a grant through a symbolic link is a grant of its target (Landlock
+# resolves it): it must not defeat a deny on the target
+printf 'policy f1 {\n%s\n  allow file "%s/ln", "%s/ln/**" read;\n  deny file "%s/d/top" read;\n}\n' \
+	"$base" "$T" "$T" "$T" >"$T/f1.pol"
+if $AS "$POLC" run --target landlock --allow-partial "$T/f1.pol" -- cat "$T/ln/top" >"$T/o" 2>"$T/e"; then
+	fail "F1: a grant through a symlink defeated a deny: $(cat "$T/o")"
+fi
+[ ! -s "$T/o" ] || fail "F1: the workload ran"
+grep -q "f1.pol:5:3: landlock: the grant of $T/ln goes through a symbolic link: Landlock would grant $T/d, .* where $T/f1.pol:6:3 denies" "$T/e" ||
+	{ cat "$T/e"; fail "F1: refusal does not name the statements and the target"; }
+# F2: the interpreter of an allowed script is granted only if no statement
+# denies it
+sh_real=$(readlink -f /bin/sh)
+printf '#!/bin/sh\n"%s" -c "echo escaped"\n' "$sh_real" >"$T/s.sh"; chmod 755 "$T/s.sh"
+printf 'policy f2 {\n  default deny exec;\n  allow exec "%s/s.sh";\n  deny exec "%s";\n}\n' \
+	"$T" "$sh_real" >"$T/f2.pol"
+if $AS "$POLC" run --target landlock --allow-partial "$T/f2.pol" -- "$T/s.sh" >"$T/o" 2>"$T/e"; then
+	fail "F2: an interpreter denied by a statement was granted: $(cat "$T/o")"
+fi
+[ ! -s "$T/o" ] || fail "F2: the workload ran"
+grep -q "f2.pol:3:3: landlock: the program this statement allows needs its interpreter /bin/sh ($sh_real), which $T/f2.pol:4:3 denies" "$T/e" ||
+	{ cat "$T/e"; fail "F2: refusal does not name both statements"; }
+# F3: read on a directory lets Landlock list every directory below it
+printf 'policy f3 {\n%s\n  allow file "%s/d/" read;\n}\n' "$base" "$T" >"$T/f3.pol"
+"$POLC" build --target landlock "$T/f3.pol" -o /dev/null 2>"$T/e" && fail "F3: a directory grant was not refused"
+grep -q "f3.pol:5:3: error: target landlock cannot enforce this statement exactly: Landlock grants the whole hierarchy of a directory" "$T/e" ||
+	{ cat "$T/e"; fail "F3: not partial"; }
+printf 'policy f3b {\n%s\n  allow file "%s/d" read;\n  deny file "%s/d/sub/**" read;\n}\n' "$base" "$T" "$T" >"$T/f3b.pol"
+if $AS "$POLC" run --target landlock --allow-partial "$T/f3b.pol" -- ls "$T/d/sub" >"$T/o" 2>"$T/e"; then
+	fail "F3: a literal directory grant defeated a deny below it: $(cat "$T/o")"
+fi
+[ ! -s "$T/o" ] || fail "F3: the workload ran"
+grep -q "f3b.pol:5:3: landlock: $T/d is a directory: Landlock lets every directory below it be listed too, where $T/f3b.pol:6:3 denies" "$T/e" ||
+	{ cat "$T/e"; fail "F3: refusal does not name both statements"; }
+
 # ---- network: TCP ports, in a network namespace of the test's own ----
 if $AS unshare -rn true 2>/dev/null; then
 	cat >"$T/n.pol" <<'POL'

@@ -3,10 +3,13 @@
  * exec, never lifted. Best effort: the running ABI decides which rights
  * are handled; each statement an older ABI leaves unenforced is named. */
 #include "landlock.h"
+#include "../../compiler/ir.h"
 
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <linux/openat2.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -123,51 +126,182 @@ static bool interpreter_of(int fd, char *out, size_t n)
 	return false;
 }
 
-static int add_path(int rs, const char *path, uint64_t access, bool beneath, bool exec_lit,
-		    uint64_t handled, const char *who, int depth);
+/* One confinement being built: what add_path needs besides the rule. */
+typedef struct {
+	const ir_policy *p;
+	const ll_ruleset *r;
+	int rs;
+	uint64_t handled;
+	const char *who;
+	bool allow_partial;
+	char *err;
+	size_t n;
+} confine_ctx;
 
-/* The kernel opens an allowed program's interpreter with execute and
- * read: grant both there, or the program could not start. */
-static int add_interp(int rs, int fd, uint64_t handled, const char *who, int depth)
+static int rule_add(confine_ctx *c, const ll_path_rule *g, const char *path, uint64_t access,
+		    int depth);
+
+/* A loc as "file:line:col" (or the policy's name when it has none). */
+static const char *loc_str(const confine_ctx *c, src_loc at, char *out, size_t n)
 {
-	char interp[512];
-	if (depth > 2 || !interpreter_of(fd, interp, sizeof interp))
-		return 0;
-	return add_path(rs, interp, LL_FS_EXECUTE | LL_FS_READ_FILE, false, true, handled, who,
-			depth + 1);
+	if (at.file)
+		snprintf(out, n, "%s:%d:%d", at.file->path, at.line, at.col);
+	else
+		snprintf(out, n, "policy %s", c->p->name ? c->p->name : "?");
+	return out;
 }
 
-static int add_path(int rs, const char *path, uint64_t access, bool beneath, bool exec_lit,
-		    uint64_t handled, const char *who, int depth)
+/* Something only this machine's paths show, which classify() could not
+ * see: a grant reaching further than written (to `path`, beneath: its
+ * hierarchy, with `access`). Refused when it defeats a deny statement
+ * (naming both), else partial: refused unless allow_partial, then said.
+ * -1 when refused. */
+static int partial_here(confine_ctx *c, src_loc at, const char *what, const char *path,
+			bool beneath, uint64_t access)
 {
-	int fd = open(path, O_PATH | O_CLOEXEC);
+	char where[300], w2[300];
+	loc_str(c, at, where, sizeof where);
+	const ir_stmt *d = ll_deny_within(c->p, path, beneath, access);
+	if (d) {
+		snprintf(c->err, c->n, "%s: landlock: %s, where %s denies: refusing to confine",
+			 where, what, loc_str(c, d->loc, w2, sizeof w2));
+		return -1;
+	}
+	if (!c->allow_partial) {
+		snprintf(c->err, c->n, "%s: landlock cannot enforce this statement exactly: %s "
+			 "(use --allow-partial to accept)", where, what);
+		return -1;
+	}
+	if (c->who)
+		fprintf(stderr, "%s: %s: landlock: partial: %s\n", where, c->who, what);
+	return 0;
+}
+
+/* The statement that denies executing or reading `path`, or NULL (the
+ * default, or allowed): an interpreter granted behind it would defeat it. */
+static const ir_stmt *denied_by(const ir_policy *p, const char *path)
+{
+	ir_event ev = { .domain = IR_EXEC };
+	ev.u.exec.path = path;
+	ir_decision d = ir_decide(p, &ev);
+	if (d.verdict >= IR_DENY && d.by)
+		return d.by;
+	static const unsigned perms[] = { IR_PERM_READ, IR_PERM_EXEC };
+	for (size_t i = 0; i < 2; i++) {
+		ir_event fe = { .domain = IR_FILE };
+		fe.u.file.path = path;
+		fe.u.file.perm = perms[i];
+		d = ir_decide(p, &fe);
+		if (d.verdict >= IR_DENY && d.by)
+			return d.by;
+	}
+	return NULL;
+}
+
+/* The kernel opens an allowed program's interpreter with execute and
+ * read: grant both there (where it resolves: the kernel follows links),
+ * or the program could not start; unless a statement denies it. */
+static int add_interp(confine_ctx *c, const ll_path_rule *g, int fd, int depth)
+{
+	char interp[512], real[PATH_MAX];
+	if (depth > 2 || !interpreter_of(fd, interp, sizeof interp))
+		return 0;
+	if (!realpath(interp, real))
+		return 0;          /* nothing there: the exec fails anyway */
+	const ir_stmt *d = denied_by(c->p, interp);
+	if (!d)
+		d = denied_by(c->p, real);
+	if (d) {
+		char w1[300], w2[300];
+		snprintf(c->err, c->n, "%s: landlock: the program this statement allows needs its "
+			 "interpreter %s (%s), which %s denies: Landlock would grant it; refusing "
+			 "to confine", loc_str(c, g->at, w1, sizeof w1), interp, real,
+			 loc_str(c, d->loc, w2, sizeof w2));
+		return -1;
+	}
+	return rule_add(c, g, real, LL_FS_EXECUTE | LL_FS_READ_FILE, depth + 1);
+}
+
+/* Open a granted path without following symbolic links (openat2
+ * RESOLVE_NO_SYMLINKS): Landlock grants the object a path resolves to,
+ * and a link would carry the grant somewhere the policy does not name.
+ * -2: no such path; -3: refused (c->err). */
+static int open_grant(confine_ctx *c, const ll_path_rule *g, const char *path)
+{
+	struct open_how how = { .flags = O_PATH | O_CLOEXEC, .resolve = RESOLVE_NO_SYMLINKS };
+	int fd = (int)syscall(SYS_openat2, AT_FDCWD, path, &how, sizeof how);
+	if (fd >= 0)
+		return fd;
+	if (errno != ELOOP && errno != ENOSYS)
+		return -2;
+	int e = errno;
+	char real[PATH_MAX], what[2 * PATH_MAX + 200];
+	struct stat st;
+	if (!realpath(path, real) || stat(real, &st) < 0)
+		return -2;
+	snprintf(what, sizeof what, "the grant of %s goes through a symbolic link: Landlock "
+		 "would grant %s, which the policy does not name", path, real);
+	if (e != ENOSYS && partial_here(c, g->at, what, real, g->beneath || S_ISDIR(st.st_mode),
+					g->access & c->handled) < 0)
+		return -3;
+	fd = open(path, O_PATH | O_CLOEXEC);
+	return fd < 0 ? -2 : fd;
+}
+
+/* A literal directory: Landlock's read_dir on it lets every directory
+ * below be listed, unless the hierarchy is granted as well. */
+static int literal_dir(confine_ctx *c, const ll_path_rule *g, const char *path)
+{
+	size_t n = strlen(path);
+	for (size_t i = 0; i < c->r->npaths; i++) {
+		const ll_path_rule *h = &c->r->paths[i];
+		size_t hn = strlen(h->path);
+		if (h->beneath && (h->access & LL_FS_READ_DIR) && (hn == n || hn + 1 == n) &&
+		    !strncmp(h->path, path, hn) && (hn == n || path[hn] == '/'))
+			return 0;
+	}
+	char what[PATH_MAX + 200], *dir = xstrndup(path, n > 1 && path[n - 1] == '/' ? n - 1 : n);
+	snprintf(what, sizeof what, "%s is a directory: Landlock lets every directory below it "
+		 "be listed too", path);
+	int rc = partial_here(c, g->at, what, dir, true, LL_FS_READ_DIR);
+	free(dir);
+	return rc;
+}
+
+/* One rule (or, depth > 0, an interpreter it needs) into the ruleset. */
+static int rule_add(confine_ctx *c, const ll_path_rule *g, const char *path, uint64_t access,
+		    int depth)
+{
+	int fd = depth ? open(path, O_PATH | O_CLOEXEC) : open_grant(c, g, path);
 	if (fd < 0)
-		return 0;          /* nothing there to grant */
+		return fd == -3 ? -1 : 0;   /* nothing there to grant */
 	struct stat st;
 	int rc = 0;
 	if (fstat(fd, &st) < 0)
 		goto out;
 	bool dir = S_ISDIR(st.st_mode);
-	if (beneath && !dir)
+	if (g->beneath && !depth && !dir)
 		goto out;          /* a hierarchy under a file is empty */
-	if (!beneath && dir) {
-		if (access & LL_FS_READ_DIR && who)
-			fprintf(stderr, "%s: landlock: %s is a directory: its subdirectories "
-				"can be listed too\n", who, path);
+	if ((depth || !g->beneath) && dir) {
+		if ((access & c->handled & LL_FS_READ_DIR) && literal_dir(c, g, path) < 0) {
+			rc = -1;
+			goto out;
+		}
 		access &= LL_FS_READ_DIR;
 	} else if (!dir) {
 		access &= LL_FS_FILE_RIGHTS;
 	}
-	access &= handled;
+	access &= c->handled;
 	struct ll_path_attr a = { access, fd };
-	if (access && syscall(SYS_landlock_add_rule, rs, LL_RULE_PATH_BENEATH, &a, 0) < 0) {
+	if (access && syscall(SYS_landlock_add_rule, c->rs, LL_RULE_PATH_BENEATH, &a, 0) < 0) {
+		snprintf(c->err, c->n, "landlock_add_rule %s: %s", path, strerror(errno));
 		rc = -1;
 		goto out;
 	}
-	if (exec_lit && S_ISREG(st.st_mode)) {
+	if (g->exec_literal && (access & LL_FS_EXECUTE) && S_ISREG(st.st_mode)) {
 		int rfd = open(path, O_RDONLY | O_CLOEXEC);
 		if (rfd >= 0) {
-			rc = add_interp(rs, rfd, handled, who, depth);
+			rc = add_interp(c, g, rfd, depth);
 			close(rfd);
 		}
 	}
@@ -189,7 +323,8 @@ static int add_ports(int rs, const ll_ruleset *r, uint64_t net)
 	return 0;
 }
 
-int ll_ruleset_fd(const ir_policy *p, const char *who, int *fd, char *err, size_t n)
+int ll_ruleset_fd(const ir_policy *p, const char *who, bool allow_partial, int *fd,
+		  char *err, size_t n)
 {
 	*fd = -1;
 	int abi = ll_abi_running(err, n);
@@ -211,12 +346,10 @@ int ll_ruleset_fd(const ir_policy *p, const char *who, int *fd, char *err, size_
 		snprintf(err, n, "landlock_create_ruleset: %s", strerror(errno));
 		goto out;
 	}
+	confine_ctx c = { p, &r, rs, attr.handled_access_fs, who, allow_partial, err, n };
 	for (size_t i = 0; i < r.npaths; i++)
-		if (add_path(rs, r.paths[i].path, r.paths[i].access, r.paths[i].beneath,
-			     r.paths[i].exec_literal, attr.handled_access_fs, who, 0) < 0) {
-			snprintf(err, n, "landlock_add_rule %s: %s", r.paths[i].path, strerror(errno));
+		if (rule_add(&c, &r.paths[i], r.paths[i].path, r.paths[i].access, 0) < 0)
 			goto out;
-		}
 	if (add_ports(rs, &r, attr.handled_access_net) < 0) {
 		snprintf(err, n, "landlock_add_rule (port): %s", strerror(errno));
 		goto out;
@@ -244,10 +377,10 @@ int ll_restrict(int fd, char *err, size_t n)
 	return rc;
 }
 
-int ll_confine(const ir_policy *p, const char *who, char *err, size_t n)
+int ll_confine(const ir_policy *p, const char *who, bool allow_partial, char *err, size_t n)
 {
 	int fd;
-	if (ll_ruleset_fd(p, who, &fd, err, n) < 0)
+	if (ll_ruleset_fd(p, who, allow_partial, &fd, err, n) < 0)
 		return -1;
 	return ll_restrict(fd, err, n);
 }

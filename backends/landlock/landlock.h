@@ -12,8 +12,9 @@
  *          that object; "/dir/" + "**" a rule on /dir (which Landlock also
  *          grants for /dir itself); any other pattern is granted for the
  *          hierarchy of its literal prefix (partial). A literal that is a
- *          directory when confined gets only read_dir (its subdirectories
- *          can be listed too: said at run time).
+ *          directory when confined gets only read_dir, with which Landlock
+ *          lets its subdirectories be listed too: partial (a literal
+ *          ending in "/" in classify(), any other when confined).
  *        - network: TCP bind and connect by port (ABI 4); other operations
  *          and protocols are not mediated, addresses cannot be matched.
  *        - signal and abstract unix sockets: scoping (ABI 6) refuses them
@@ -54,6 +55,7 @@ typedef struct {
 	bool beneath;              /* from "/dir/" + "**", or a broadened pattern */
 	bool exec_literal;         /* a literal program: its ELF interpreter is
 	                              granted read_file+execute when confined */
+	src_loc at;                /* the first statement granting it */
 } ll_path_rule;
 
 typedef struct {
@@ -73,6 +75,11 @@ typedef struct {
 void ll_ruleset_build(const ir_policy *p, ll_ruleset *out);
 void ll_ruleset_free(ll_ruleset *r);
 
+/* The first deny statement of a closed file or exec domain that a grant
+ * of `access` on `path` (and, beneath, its hierarchy) would defeat; NULL. */
+const ir_stmt *ll_deny_within(const ir_policy *p, const char *path, bool beneath,
+			     uint64_t access);
+
 /* The lowest ABI that has every right in `fs`, `net` and `scoped`. */
 int ll_abi_needed(uint64_t fs, uint64_t net, uint64_t scoped);
 /* The rights ABI `abi` knows. */
@@ -84,14 +91,18 @@ const char *ll_right_name(char kind, int bit);
 int ll_abi_running(char *why, size_t n);
 
 /* Restrict the calling process to the policy's ruleset (no_new_privs set).
- * Best effort: what the running ABI lacks is dropped, with one warning per
- * statement it leaves unenforced (on stderr, prefixed by `who`). Returns 0
- * or -1 with *err. */
-int ll_confine(const ir_policy *p, const char *who, char *err, size_t n);
+ * What only the paths on this machine show is partial and refused unless
+ * allow_partial (then a warning on stderr, prefixed by `who`): a grant
+ * through a symbolic link (Landlock grants its target), a literal grant
+ * that is a directory (its whole hierarchy can be listed). Always refused:
+ * an allowed program's interpreter that a statement denies. Returns 0 or
+ * -1 with *err. */
+int ll_confine(const ir_policy *p, const char *who, bool allow_partial, char *err, size_t n);
 /* ll_confine() in two steps: the ruleset with its rules, built from the
  * paths as the caller sees them now (*fd: -1 when nothing is restricted),
  * and later the restriction itself (closes fd). 0, or -1 with *err. */
-int ll_ruleset_fd(const ir_policy *p, const char *who, int *fd, char *err, size_t n);
+int ll_ruleset_fd(const ir_policy *p, const char *who, bool allow_partial, int *fd,
+		  char *err, size_t n);
 int ll_restrict(int fd, char *err, size_t n);
 
 /* classify() and classify_default() of backend.h (ruleset.c). */

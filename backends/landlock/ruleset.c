@@ -199,10 +199,11 @@ static void alts_free(alt_list *l)
 
 /* ---- the file ruleset ---- */
 
-static void add_path(ll_ruleset *r, char *path, bool beneath, uint64_t access, bool exec_lit)
+static void add_path(ll_ruleset *r, char *path, bool beneath, uint64_t access, bool exec_lit,
+		     src_loc at)
 {
 	r->paths = xrealloc(r->paths, (r->npaths + 1) * sizeof *r->paths);
-	r->paths[r->npaths++] = (ll_path_rule){ path, access, beneath, exec_lit };
+	r->paths[r->npaths++] = (ll_path_rule){ path, access, beneath, exec_lit, at };
 }
 
 static void grant_stmt(ll_ruleset *r, const ir_stmt *s)
@@ -215,7 +216,7 @@ static void grant_stmt(ll_ruleset *r, const ir_stmt *s)
 		uint64_t acc = grant_rights(s, k != ALT_LITERAL) & r->fs_handled;
 		bool exec_lit = k == ALT_LITERAL && (acc & LL_FS_EXECUTE);
 		if (acc)
-			add_path(r, path, k != ALT_LITERAL, acc, exec_lit);
+			add_path(r, path, k != ALT_LITERAL, acc, exec_lit, s->loc);
 		else
 			free(path);
 	}
@@ -502,14 +503,28 @@ static bool below(const char *path, const char *dir)
 	return !strncmp(path, dir, n) && (path[n] == 0 || path[n] == '/');
 }
 
+/* A literal "/dir/" granted read_dir: Landlock lets the whole hierarchy
+ * of /dir be listed. Its directory, or NULL. */
+static char *listed_dir(const ll_path_rule *g)
+{
+	size_t n = strlen(g->path);
+	if (g->beneath || !(g->access & LL_FS_READ_DIR) || n < 2 || g->path[n - 1] != '/')
+		return NULL;
+	return xstrndup(g->path, n - 1);
+}
+
 /* Could a grant reach what this deny alternative names? */
-static bool grant_reaches(const ll_path_rule *g, const char *alt)
+static bool grant_reaches(const ll_path_rule *g, const char *alt, uint64_t need)
 {
 	char *dpath;
 	alt_kind k = alt_rule(alt, &dpath);
 	bool hit = (g->beneath && below(dpath, g->path)) ||
 		   (k != ALT_LITERAL && below(g->path, dpath)) ||
 		   glob_match(alt, g->path) || !strcmp(dpath, g->path);
+	char *dir = need & LL_FS_READ_DIR ? listed_dir(g) : NULL;
+	if (dir)
+		hit |= below(dpath, dir) || (k != ALT_LITERAL && below(dir, dpath));
+	free(dir);
 	free(dpath);
 	return hit;
 }
@@ -522,10 +537,34 @@ static const ll_path_rule *covering_grant(const ll_ruleset *r, const ir_stmt *s)
 	const ll_path_rule *hit = NULL;
 	for (size_t i = 0; i < r->npaths && !hit; i++)
 		for (size_t a = 0; a < l.n && !hit; a++)
-			if ((r->paths[i].access & need) && grant_reaches(&r->paths[i], l.alts[a]))
+			if ((r->paths[i].access & need) && grant_reaches(&r->paths[i], l.alts[a], need))
 				hit = &r->paths[i];
 	alts_free(&l);
 	return hit;
+}
+
+const ir_stmt *ll_deny_within(const ir_policy *p, const char *path, bool beneath,
+			     uint64_t access)
+{
+	ll_path_rule g = { .path = (char *)path, .access = access, .beneath = beneath };
+	for (int d = IR_FILE; d <= IR_EXEC; d++) {
+		if (!closed(p, (ir_domain)d))
+			continue;
+		for (size_t i = 0; i < p->dom[d].n; i++) {
+			const ir_stmt *s = &p->dom[d].v[i];
+			if (eff(p, s->action) < IR_DENY || !(access & deny_rights(s)))
+				continue;
+			alt_list l;
+			alts_of(s->u.file.glob, &l);
+			bool hit = false;
+			for (size_t a = 0; a < l.n && !hit; a++)
+				hit = grant_reaches(&g, l.alts[a], deny_rights(s));
+			alts_free(&l);
+			if (hit)
+				return s;
+		}
+	}
+	return NULL;
 }
 
 static const ll_ruleset *cached(const ir_policy *p);
@@ -544,12 +583,25 @@ static bool reads_top(const ir_policy *p, const alt_list *l, const char *dir)
 	char *slashed = xasprintf("%s/", dir);
 	bool found = false;
 	for (int form = 0; form < 2 && !found; form++) {
-		ll_path_rule key = { form ? slashed : (char *)dir, 0, false, false };
+		ll_path_rule key = { .path = form ? slashed : (char *)dir };
 		const ll_path_rule *hit = bsearch(&key, r->paths, r->npaths, sizeof *r->paths, path_cmp);
 		found = hit && (hit->access & LL_FS_READ_DIR);
 	}
 	free(slashed);
 	return found;
+}
+
+/* Does the ruleset grant listing the hierarchy of `dir` (a rule on it,
+ * beneath, with read_dir)? */
+static bool hierarchy_listed(const ir_policy *p, const char *dir)
+{
+	const ll_ruleset *r = cached(p);
+	size_t n = strlen(dir);
+	char *key = xstrndup(dir, n > 1 && dir[n - 1] == '/' ? n - 1 : n);
+	ll_path_rule k = { .path = key, .beneath = true };
+	const ll_path_rule *hit = bsearch(&k, r->paths, r->npaths, sizeof *r->paths, path_cmp);
+	free(key);
+	return hit && (hit->access & LL_FS_READ_DIR);
 }
 
 /* How an alternative's rule differs from the glob's meaning. */
@@ -560,7 +612,12 @@ static support alt_support(const ir_policy *p, const ir_stmt *s, const alt_list 
 		char *path;
 		alt_kind k = alt_rule(l->alts[i], &path);
 		bool top = k == ALT_BENEATH && read && reads_top(p, l, path);
+		bool dir_lit = k == ALT_LITERAL && read && path[strlen(path) - 1] == '/' &&
+			       !hierarchy_listed(p, path);
 		free(path);
+		if (dir_lit)
+			return PARTIAL("Landlock grants the whole hierarchy of a directory: reading "
+				       "\"/dir/\" lets every directory below it be listed too");
 		if (k == ALT_PATTERN)
 			return PARTIAL("Landlock has no patterns: granted for the whole hierarchy "
 				       "of the pattern's literal directory");
