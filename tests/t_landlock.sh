@@ -101,7 +101,7 @@ if $AS "$POLC" run --target landlock --allow-partial "$T/f2.pol" -- "$T/s.sh" >"
 	fail "F2: an interpreter denied by a statement was granted: $(cat "$T/o")"
 fi
 [ ! -s "$T/o" ] || fail "F2: the workload ran"
-grep -q "f2.pol:3:3: landlock: the program this statement allows needs its interpreter /bin/sh ($sh_real), which $T/f2.pol:4:3 denies" "$T/e" ||
+grep -q "f2.pol:3:3: landlock: a program this statement allows needs the interpreter /bin/sh ($sh_real), which $T/f2.pol:4:3 denies" "$T/e" ||
 	{ cat "$T/e"; fail "F2: refusal does not name both statements"; }
 # F3: read on a directory lets Landlock list every directory below it
 printf 'policy f3 {\n%s\n  allow file "%s/d/" read;\n}\n' "$base" "$T" >"$T/f3.pol"
@@ -115,6 +115,33 @@ fi
 [ ! -s "$T/o" ] || fail "F3: the workload ran"
 grep -q "f3b.pol:5:3: landlock: $T/d is a directory: Landlock lets every directory below it be listed too, where $T/f3b.pol:6:3 denies" "$T/e" ||
 	{ cat "$T/e"; fail "F3: refusal does not name both statements"; }
+
+# F5: a hierarchy exec grant runs dynamic programs (their loader is granted)
+printf 'policy f5 {\n  default deny exec;\n  allow exec "/usr/bin/**";\n}\n' >"$T/f5.pol"
+$AS "$POLC" run --target landlock --allow-partial "$T/f5.pol" -- /usr/bin/id -u >"$T/o" 2>"$T/e" ||
+	{ cat "$T/e"; fail "F5: a dynamic program under allow exec \"/usr/bin/**\" did not run"; }
+[ "$(cat "$T/o")" = "$($AS id -u)" ] || fail "F5: id printed $(cat "$T/o")"
+# F6/F7: Landlock's rename and link rules make write and link partial; the
+# reason holds: a write grant on a hierarchy allows a hard link without link
+mkdir "$T/w"; echo a >"$T/w/a"; chmod -R a+rwX "$T/w"
+printf 'policy f6 {\n%s\n  allow file "%s/w/**" write;\n  deny file "%s/d/**" link;\n}\n' "$base" "$T" "$T" >"$T/f6.pol"
+"$POLC" build --target landlock "$T/f6.pol" -o /dev/null 2>"$T/e" && fail "F6: write/link grants not refused"
+for l in 5 6; do
+	grep -q "f6.pol:$l:3: error: target landlock cannot enforce this statement exactly: .*(EXDEV) unless both grant refer" "$T/e" ||
+		{ cat "$T/e"; fail "F6: line $l not partial for rename/link"; }
+done
+$AS "$POLC" run --target landlock --allow-partial "$T/f6.pol" -- ln "$T/w/a" "$T/w/b" 2>/dev/null ||
+	fail "F7: the hard link the reason describes was refused"
+# audit file/exec statements, and file denies under mode audit: Landlock
+# does not log
+printf 'policy fa {\n  audit file "%s/file" read;\n  audit exec "/usr/bin/id";\n}\n' "$T" >"$T/fa.pol"
+printf 'policy fb {\n  mode audit;\n  deny file "%s/file" read;\n}\n' "$T" >"$T/fb.pol"
+"$POLC" build --target landlock "$T/fa.pol" -o /dev/null 2>"$T/e" && fail "audit file/exec claimed exact"
+grep -q "fa.pol:2:3: error: .*Landlock does not log" "$T/e" && grep -q "fa.pol:3:3: error: .*Landlock does not log" "$T/e" ||
+	{ cat "$T/e"; fail "audit file/exec statements not partial"; }
+"$POLC" build --target landlock "$T/fb.pol" -o /dev/null 2>"$T/e" && fail "a deny under mode audit claimed exact"
+grep -q "fb.pol:3:3: error: target landlock cannot enforce this statement: under .mode audit." "$T/e" ||
+	{ cat "$T/e"; fail "a file deny under mode audit not none"; }
 
 # ---- network: TCP ports, in a network namespace of the test's own ----
 if $AS unshare -rn true 2>/dev/null; then

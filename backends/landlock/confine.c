@@ -134,6 +134,7 @@ typedef struct {
 	uint64_t handled;
 	const char *who;
 	bool allow_partial;
+	bool loaders;              /* the dynamic loaders are granted */
 	char *err;
 	size_t n;
 } confine_ctx;
@@ -201,11 +202,9 @@ static const ir_stmt *denied_by(const ir_policy *p, const char *path)
 /* The kernel opens an allowed program's interpreter with execute and
  * read: grant both there (where it resolves: the kernel follows links),
  * or the program could not start; unless a statement denies it. */
-static int add_interp(confine_ctx *c, const ll_path_rule *g, int fd, int depth)
+static int grant_interp(confine_ctx *c, const ll_path_rule *g, const char *interp, int depth)
 {
-	char interp[512], real[PATH_MAX];
-	if (depth > 2 || !interpreter_of(fd, interp, sizeof interp))
-		return 0;
+	char real[PATH_MAX];
 	if (!realpath(interp, real))
 		return 0;          /* nothing there: the exec fails anyway */
 	const ir_stmt *d = denied_by(c->p, interp);
@@ -213,13 +212,37 @@ static int add_interp(confine_ctx *c, const ll_path_rule *g, int fd, int depth)
 		d = denied_by(c->p, real);
 	if (d) {
 		char w1[300], w2[300];
-		snprintf(c->err, c->n, "%s: landlock: the program this statement allows needs its "
+		snprintf(c->err, c->n, "%s: landlock: a program this statement allows needs the "
 			 "interpreter %s (%s), which %s denies: Landlock would grant it; refusing "
 			 "to confine", loc_str(c, g->at, w1, sizeof w1), interp, real,
 			 loc_str(c, d->loc, w2, sizeof w2));
 		return -1;
 	}
 	return rule_add(c, g, real, LL_FS_EXECUTE | LL_FS_READ_FILE, depth + 1);
+}
+
+static int add_interp(confine_ctx *c, const ll_path_rule *g, int fd, int depth)
+{
+	char interp[512];
+	if (depth > 2 || !interpreter_of(fd, interp, sizeof interp))
+		return 0;
+	return grant_interp(c, g, interp, depth);
+}
+
+/* A hierarchy exec grant cannot name its programs' interpreters: the
+ * system's dynamic loaders (polc's own and the x86 ABIs' usual ones,
+ * where present) are granted for it, unless a statement denies them. */
+static int add_loaders(confine_ctx *c, const ll_path_rule *g)
+{
+	static const char *const known[] = { "/lib64/ld-linux-x86-64.so.2", "/lib/ld-linux.so.2",
+		"/libx32/ld-linux-x32.so.2", "/lib/ld-musl-x86_64.so.1" };
+	int fd = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
+	int rc = fd >= 0 ? add_interp(c, g, fd, 1) : 0;
+	if (fd >= 0)
+		close(fd);
+	for (size_t i = 0; i < sizeof known / sizeof *known && rc == 0; i++)
+		rc = grant_interp(c, g, known[i], 1);
+	return rc;
 }
 
 /* Open a granted path without following symbolic links (openat2
@@ -298,6 +321,10 @@ static int rule_add(confine_ctx *c, const ll_path_rule *g, const char *path, uin
 		rc = -1;
 		goto out;
 	}
+	if (!depth && g->beneath && (access & LL_FS_EXECUTE) && !c->loaders) {
+		c->loaders = true;
+		rc = add_loaders(c, g);
+	}
 	if (g->exec_literal && (access & LL_FS_EXECUTE) && S_ISREG(st.st_mode)) {
 		int rfd = open(path, O_RDONLY | O_CLOEXEC);
 		if (rfd >= 0) {
@@ -346,7 +373,7 @@ int ll_ruleset_fd(const ir_policy *p, const char *who, bool allow_partial, int *
 		snprintf(err, n, "landlock_create_ruleset: %s", strerror(errno));
 		goto out;
 	}
-	confine_ctx c = { p, &r, rs, attr.handled_access_fs, who, allow_partial, err, n };
+	confine_ctx c = { p, &r, rs, attr.handled_access_fs, who, allow_partial, false, err, n };
 	for (size_t i = 0; i < r.npaths; i++)
 		if (rule_add(&c, &r.paths[i], r.paths[i].path, r.paths[i].access, 0) < 0)
 			goto out;

@@ -633,6 +633,12 @@ static support alt_support(const ir_policy *p, const ir_stmt *s, const alt_list 
 	return EXACT;
 }
 
+/* What Landlock's rename and link rules do to write and link (F6, F7). */
+#define RENAME_LINK "Landlock refuses renaming or hard-linking across directories " \
+	"(EXDEV) unless both grant refer and the destination grants every right the " \
+	"source has, and a write grant on a hierarchy (make_reg+refer) also allows " \
+	"hard links there without `link`"
+
 static support classify_fs_allow(const ir_policy *p, const ir_stmt *s)
 {
 	if (closed(p, IR_FILE) && closed(p, IR_EXEC) &&
@@ -656,6 +662,8 @@ static support classify_fs_allow(const ir_policy *p, const ir_stmt *s)
 		return PARTIAL("Landlock's write_file grants every write, not appends only");
 	if ((pm & IR_PERM_LINK) && !(pm & IR_PERM_WRITE))
 		return PARTIAL("Landlock's make_reg, which a hard link needs, also creates files");
+	if (pm & (IR_PERM_WRITE | IR_PERM_LINK))
+		return PARTIAL(RENAME_LINK);
 	return EXACT;
 }
 
@@ -664,9 +672,14 @@ static support classify_fs(const ir_policy *p, const ir_stmt *s)
 	if (audit_default(p, s->domain))
 		return NONE("Landlock cannot allow and log: an audit default is left to the "
 			    "other enforcers");
+	if (eff(p, s->action) == IR_AUDIT && s->action.verdict >= IR_DENY)
+		return NONE("under `mode audit` a deny only logs, and Landlock does not log "
+			    "what it allows");
+	if (eff(p, s->action) == IR_AUDIT && !closed(p, s->domain))
+		return PARTIAL("allowed but not logged: Landlock does not log what it allows");
 	if (eff(p, s->action) <= IR_AUDIT) {
 		if (!closed(p, s->domain))
-			return EXACT;    /* reached only for audit: backend_classify */
+			return EXACT;
 		return classify_fs_allow(p, s);
 	}
 	if (!closed(p, s->domain))
@@ -679,7 +692,9 @@ static support classify_fs(const ir_policy *p, const ir_stmt *s)
 			       "refused, which a descriptor opened before confinement escapes");
 	if (s->domain == IR_FILE && (s->u.file.perms & IR_PERM_WRITE))
 		return PARTIAL("Landlock does not mediate chmod, chown, utimes or xattrs, which "
-			       "polc's write covers");
+			       "polc's write covers; " RENAME_LINK);
+	if (s->domain == IR_FILE && (s->u.file.perms & IR_PERM_LINK))
+		return PARTIAL(RENAME_LINK);
 	return errno_support(p, s, EACCES);
 }
 
@@ -803,8 +818,9 @@ support ll_classify_default(const ir_policy *p, ir_domain dom)
 		return PARTIAL("Landlock does not mediate chmod, chown, utimes or xattrs (polc's "
 			       "write), mmap or lock, nor a descriptor opened before confinement");
 	case IR_EXEC:
-		return PARTIAL("an allowed program's ELF interpreter (PT_INTERP) is executable "
-			       "too: the kernel opens it for execution");
+		return PARTIAL("an allowed program's ELF interpreter (PT_INTERP), and for a "
+			       "hierarchy grant the system's dynamic loaders, are executable too: "
+			       "the kernel opens them for execution");
 	case IR_NETWORK:
 		return PARTIAL("Landlock mediates TCP bind and connect by port, and abstract unix "
 			       "sockets of other domains; nothing else");
