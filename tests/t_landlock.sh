@@ -143,6 +143,21 @@ grep -q "fa.pol:2:3: error: .*Landlock does not log" "$T/e" && grep -q "fa.pol:3
 grep -q "fb.pol:3:3: error: target landlock cannot enforce this statement: under .mode audit." "$T/e" ||
 	{ cat "$T/e"; fail "a file deny under mode audit not none"; }
 
+# F4: what the running ABI cannot enforce is partial, statement by
+# statement (POLC_LANDLOCK_ABI=3 runs as on a kernel without TCP rules)
+printf 'policy f4 {\n  deny network connect tcp port 8080;\n  deny network bind tcp port 9090;\n}\n' >"$T/f4.pol"
+"$POLC" build --target landlock "$T/f4.pol" -o /dev/null || fail "F4: exact TCP denies refused on build"
+if POLC_LANDLOCK_ABI=3 $AS "$POLC" run --target landlock "$T/f4.pol" -- echo ran >"$T/o" 2>"$T/e"; then
+	fail "F4: TCP denies ran unenforced on ABI 3 without --allow-partial"
+fi
+[ ! -s "$T/o" ] || fail "F4: the workload ran"
+for l in 2 3; do
+	grep -q "f4.pol:$l:3: polc run: landlock: error: this statement relies on TCP bind and connect, which Landlock ABI 3 lacks" "$T/e" ||
+		{ cat "$T/e"; fail "F4: line $l not named"; }
+done
+POLC_LANDLOCK_ABI=3 $AS "$POLC" run --target landlock --allow-partial "$T/f4.pol" -- echo ran >"$T/o" 2>"$T/e" &&
+	[ "$(cat "$T/o")" = ran ] || { cat "$T/e"; fail "F4: --allow-partial did not run"; }
+
 # ---- network: TCP ports, in a network namespace of the test's own ----
 if $AS unshare -rn true 2>/dev/null; then
 	cat >"$T/n.pol" <<'POL'

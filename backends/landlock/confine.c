@@ -35,60 +35,49 @@ enum { LL_RULE_PATH_BENEATH = 1, LL_RULE_NET_PORT = 2 };
 int ll_abi_running(char *why, size_t n)
 {
 	long abi = syscall(SYS_landlock_create_ruleset, NULL, 0, LL_CREATE_RULESET_VERSION);
+	const char *cap = getenv("POLC_LANDLOCK_ABI");
+	if (abi > 0 && cap && *cap && atol(cap) >= 0 && atol(cap) < abi)
+		abi = atol(cap);
 	if (abi > 0)
 		return (int)abi;
+	if (cap && *cap && atol(cap) == 0) {
+		snprintf(why, n, "POLC_LANDLOCK_ABI=0");
+		return 0;
+	}
 	snprintf(why, n, "%s", errno == EOPNOTSUPP ? "Landlock is disabled at boot (lsm=)" :
 		 errno == ENOSYS ? "this kernel has no Landlock (before 5.13)" : strerror(errno));
 	return 0;
 }
 
-static void warn_at(const char *who, src_loc at, const char *fmt, const char *arg, int abi)
+/* Per default or statement the running ABI leaves unenforced: said. */
+typedef struct {
+	const char *who;
+	bool refused;
+	int abi;
+} lost_ctx;
+
+static void say_lost(src_loc at, const char *what, void *ctx)
 {
-	if (!who)
+	const lost_ctx *l = ctx;
+	if (!l->who)
 		return;
 	if (at.file)
 		fprintf(stderr, "%s:%d:%d: ", at.file->path, at.line, at.col);
-	fprintf(stderr, "%s: landlock: ", who);
-	fprintf(stderr, fmt, arg, abi);
-	fputc('\n', stderr);
+	fprintf(stderr, "%s: landlock: %s: this statement relies on %s, which Landlock ABI %d "
+		"lacks\n", l->who, l->refused ? "error" : "partial", what, l->abi);
 }
 
-static const char *fs_names(uint64_t r, char *out, size_t n)
+/* What the running ABI drops: refused unless allow_partial. */
+static int check_lost(const ir_policy *p, const ll_ruleset *r, int abi, const char *who,
+		      bool allow_partial, char *err, size_t n)
 {
-	size_t k = 0;
-	out[0] = 0;
-	for (int b = 0; b < 16 && k < n; b++)
-		if (r >> b & 1)
-			k += (size_t)snprintf(out + k, n - k, "%s%s", k ? "," : "", ll_right_name('f', b));
-	return out;
-}
-
-/* What the running ABI drops, named at each statement or default that
- * relied on it (its denials come from handled rights). */
-static void say_dropped(const ir_policy *p, const ll_ruleset *r, int abi, const char *who)
-{
-	uint64_t fs_lost = r->fs_handled & ~ll_fs_rights(abi);
-	uint64_t net_lost = abi >= 4 ? 0 : r->net_handled;
-	uint64_t scope_lost = abi >= 6 ? 0 : r->scoped;
-	char names[200];
-	if (fs_lost && p->default_set[IR_FILE])
-		warn_at(who, p->default_loc[IR_FILE], "%s not restricted on ABI %d",
-			fs_names(fs_lost, names, sizeof names), abi);
-	if (net_lost)
-		warn_at(who, p->default_set[IR_NETWORK] ? p->default_loc[IR_NETWORK] : p->loc,
-			"%sTCP bind/connect not restricted on ABI %d", "", abi);
-	if (scope_lost & LL_SCOPE_SIGNAL)
-		warn_at(who, p->default_set[IR_SIGNAL] ? p->default_loc[IR_SIGNAL] : p->loc,
-			"%ssignals not scoped on ABI %d", "", abi);
-	if (scope_lost & LL_SCOPE_ABSTRACT_UNIX)
-		warn_at(who, p->default_set[IR_NETWORK] ? p->default_loc[IR_NETWORK] : p->loc,
-			"%sabstract unix sockets not scoped on ABI %d", "", abi);
-	for (size_t i = 0; i < p->dom[IR_FILE].n && fs_lost; i++) {
-		const ir_stmt *s = &p->dom[IR_FILE].v[i];
-		if (s->action.verdict >= IR_DENY && (s->u.file.perms & IR_PERM_WRITE) &&
-		    (fs_lost & LL_FS_TRUNCATE))
-			warn_at(who, s->loc, "%struncate not refused on ABI %d", "", abi);
-	}
+	lost_ctx l = { who, !allow_partial, abi };
+	size_t k = ll_lost(p, r, abi, say_lost, &l);
+	if (!k || allow_partial)
+		return 0;
+	snprintf(err, n, "landlock: the running ABI %d cannot enforce %zu statement%s named above "
+		 "(use --allow-partial to run anyway)", abi, k, k == 1 ? "" : "s");
+	return -1;
 }
 
 /* The interpreter a program asks the kernel to open for execution: ELF
@@ -359,7 +348,10 @@ int ll_ruleset_fd(const ir_policy *p, const char *who, bool allow_partial, int *
 		return -1;
 	ll_ruleset r;
 	ll_ruleset_build(p, &r);
-	say_dropped(p, &r, abi, who);
+	if (check_lost(p, &r, abi, who, allow_partial, err, n) < 0) {
+		ll_ruleset_free(&r);
+		return -1;
+	}
 	struct ll_attr attr = { r.fs_handled & ll_fs_rights(abi),
 				abi >= 4 ? r.net_handled : 0, abi >= 6 ? r.scoped : 0 };
 	size_t size = abi >= 6 ? sizeof attr : abi >= 4 ? 2 * sizeof(uint64_t) : sizeof(uint64_t);

@@ -80,6 +80,11 @@ void ll_ruleset_free(ll_ruleset *r);
 const ir_stmt *ll_deny_within(const ir_policy *p, const char *path, bool beneath,
 			     uint64_t access);
 
+/* Each default and statement whose enforcement relies on what ABI `abi`
+ * lacks: fn(where, what it lacks, ctx). Returns how many. */
+typedef void ll_lost_fn(src_loc at, const char *what, void *ctx);
+size_t ll_lost(const ir_policy *p, const ll_ruleset *r, int abi, ll_lost_fn *fn, void *ctx);
+
 /* The lowest ABI that has every right in `fs`, `net` and `scoped`. */
 int ll_abi_needed(uint64_t fs, uint64_t net, uint64_t scoped);
 /* The rights ABI `abi` knows. */
@@ -87,10 +92,13 @@ uint64_t ll_fs_rights(int abi);
 /* Name of one right ("read_file"), by kind 'f' (fs), 'n' (net), 's' (scope). */
 const char *ll_right_name(char kind, int bit);
 
-/* The running kernel's Landlock ABI (0: none; *why says why). */
+/* The running kernel's Landlock ABI (0: none; *why says why), at most
+ * POLC_LANDLOCK_ABI when that is set (to run as on an older kernel). */
 int ll_abi_running(char *why, size_t n);
 
 /* Restrict the calling process to the policy's ruleset (no_new_privs set).
+ * A default or statement the running ABI cannot enforce is partial: each
+ * is named, and confinement refused unless allow_partial.
  * What only the paths on this machine show is partial and refused unless
  * allow_partial (then a warning on stderr, prefixed by `who`): a grant
  * through a symbolic link (Landlock grants its target), a literal grant

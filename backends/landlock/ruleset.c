@@ -448,6 +448,66 @@ void ll_ruleset_free(ll_ruleset *r)
 	memset(r, 0, sizeof *r);
 }
 
+/* ---- what an older running ABI leaves unenforced ---- */
+
+/* File rights a deny statement (or, s NULL, the file default) relies on. */
+static uint64_t relies_fs(const ir_stmt *s)
+{
+	if (!s)
+		return ll_fs_rights(LL_ABI_MAX);
+	uint64_t r = deny_rights(s);
+	if (s->domain == IR_FILE && (s->u.file.perms & (IR_PERM_READ | IR_PERM_WRITE | IR_PERM_APPEND)))
+		r |= LL_FS_IOCTL_DEV;
+	return r;
+}
+
+static void lost_defaults(const ir_policy *p, const ll_ruleset *r, int abi, ll_lost_fn *fn,
+			  void *ctx, size_t *n)
+{
+	char what[200];
+	uint64_t fs = r->fs_handled & ~ll_fs_rights(abi);
+	if (fs && closed(p, IR_FILE) && p->default_set[IR_FILE]) {
+		size_t k = 0;
+		for (int b = 0; b < 16; b++)
+			if (fs >> b & 1)
+				k += (size_t)snprintf(what + k, sizeof what - k, "%s%s", k ? "," : "",
+						      ll_right_name('f', b));
+		fn(p->default_loc[IR_FILE], what, ctx), (*n)++;
+	}
+	if (abi < 4 && r->net_handled && p->default_set[IR_NETWORK])
+		fn(p->default_loc[IR_NETWORK], "TCP bind and connect", ctx), (*n)++;
+	if (abi < 6 && (r->scoped & LL_SCOPE_SIGNAL) && p->default_set[IR_SIGNAL])
+		fn(p->default_loc[IR_SIGNAL], "signal scoping", ctx), (*n)++;
+	if (abi < 6 && (r->scoped & LL_SCOPE_ABSTRACT_UNIX) && p->default_set[IR_NETWORK])
+		fn(p->default_loc[IR_NETWORK], "abstract unix socket scoping", ctx), (*n)++;
+}
+
+size_t ll_lost(const ir_policy *p, const ll_ruleset *r, int abi, ll_lost_fn *fn, void *ctx)
+{
+	size_t n = 0;
+	lost_defaults(p, r, abi, fn, ctx, &n);
+	uint64_t fs = r->fs_handled & ~ll_fs_rights(abi);
+	for (int d = 0; d < IR_NDOMAIN; d++)
+		for (size_t i = 0; i < p->dom[d].n; i++) {
+			const ir_stmt *s = &p->dom[d].v[i];
+			if (eff(p, s->action) < IR_DENY)
+				continue;        /* a grant stays a grant */
+			const char *what = NULL;
+			if ((d == IR_FILE || d == IR_EXEC) && closed(p, (ir_domain)d) && (relies_fs(s) & fs))
+				what = "file rights this ABI lacks (refer, truncate or ioctl_dev)";
+			else if (d == IR_NETWORK && abi < 4 && tcp_relevant(&s->u.net))
+				what = "TCP bind and connect";
+			else if (d == IR_NETWORK && abi < 6 && unix_reach(&s->u.net) &&
+				 (r->scoped & LL_SCOPE_ABSTRACT_UNIX))
+				what = "abstract unix socket scoping";
+			else if (d == IR_SIGNAL && abi < 6 && (r->scoped & LL_SCOPE_SIGNAL))
+				what = "signal scoping";
+			if (what)
+				fn(s->loc, what, ctx), n++;
+		}
+	return n;
+}
+
 /* ---- classify ---- */
 
 /* The ruleset of the policy last classified: classify() is asked once per
