@@ -230,6 +230,14 @@ static void probes_capability(const ir_stmt *s, probe_set *ps)
 	}
 }
 
+static bool names_fstype(const ir_mount *m, const char *fs)
+{
+	for (size_t i = 0; i < m->nfstype; i++)
+		if (!strcmp(m->fstypes[i], fs))
+			return true;
+	return false;
+}
+
 static void probes_mount(const ir_stmt *s, probe_set *ps)
 {
 	const ir_mount *m = &s->u.mount;
@@ -242,8 +250,16 @@ static void probes_mount(const ir_stmt *s, probe_set *ps)
 	ev.u.mount.target = t ? keep(ps, t) : "/mnt";
 	add(ps, &ev, s, "match");
 	if (m->nfstype) {
-		ev.u.mount.fstype = "polc-probe-fs";
-		add(ps, &ev, s, "neighbour: other fstype");
+		/* A type the kernel knows (these are always built in): for an
+		 * unknown one AppArmor answers ENODEV before deciding, which
+		 * proves nothing either way. */
+		static const char *const known[] = { "ramfs", "tmpfs", "proc", "sysfs" };
+		for (size_t k = 0; k < sizeof known / sizeof *known; k++)
+			if (!names_fstype(m, known[k])) {
+				ev.u.mount.fstype = known[k];
+				add(ps, &ev, s, "neighbour: other fstype");
+				break;
+			}
 	}
 }
 
