@@ -3,6 +3,7 @@
  * (cli/commands.h). In the library so that tests can call it in-process. */
 #include "cli.h"
 #include "commands.h"
+#include "../backends/backend.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -17,14 +18,13 @@ typedef struct {
 static const command commands[] = {
 	{ "check", cmd_check, "polc check [-I DIR] [--policy NAME] [--werror] [--json] FILE...",
 	  "parse and check policy files; report every error" },
-	{ "build", cmd_build, "polc build FILE... --target seccomp|apparmor|bpf [--policy NAME]\n"
+	{ "build", cmd_build, "polc build FILE... --target TARGET [--policy NAME]\n"
 	  "           [--format FMT] [-o OUT] [--allow-partial] [--domains LIST] [-I DIR] [--check FILE]\n"
 	  "           [--name K8S-NAME] [--namespace NS] [--spo-version 1|0.8]   (formats spo, k8s)\n"
-	  "           seccomp formats: bpf, pfc, oci, spo, k8s; apparmor: profile, spo, k8s;\n"
-	  "           bpf: bundle, json. spo: Security Profiles Operator object; k8s: it plus\n"
-	  "           the pod securityContext selecting it",
+	  "           spo: Security Profiles Operator object; k8s: it plus the pod\n"
+	  "           securityContext selecting it",
 	  "compile a policy for one enforcer (stdout without -o)" },
-	{ "run", cmd_run, "polc run --target seccomp|apparmor|bpf [--policy NAME] [--allow-partial] [--domains LIST]\n"
+	{ "run", cmd_run, "polc run --target TARGET [--policy NAME] [--allow-partial] [--domains LIST]\n"
 	  "           [--mode enforce|audit -o LOG] FILE -- CMD [ARGS...]",
 	  "run CMD confined by the policy" },
 	{ "rules", cmd_rules, "polc rules [--json] [NAME]",
@@ -87,11 +87,26 @@ static const command *find(const char *name)
 	return NULL;
 }
 
+/* The registry's targets and their formats (the first is the default), so
+ * that a new backend appears here without an edit. */
+static void print_targets(FILE *f)
+{
+	fprintf(f, "  targets (formats, the first the default):\n");
+	for (const backend *const *b = backends_all; *b; b++) {
+		fprintf(f, "    %-9s", (*b)->name);
+		for (const char *const *fmt = (*b)->formats; fmt && *fmt; fmt++)
+			fprintf(f, "%s%s", fmt == (*b)->formats ? " " : ", ", *fmt);
+		fprintf(f, "\n");
+	}
+}
+
 void cli_usage(const char *cmd, FILE *f)
 {
 	const command *c = cmd ? find(cmd) : NULL;
 	if (c) {
 		fprintf(f, "usage: %s\n  %s\n", c->usage, c->summary);
+		if (strstr(c->usage, "--target"))
+			print_targets(f);
 		return;
 	}
 	fprintf(f, "usage: polc COMMAND [ARGS...]\n\ncommands:\n");

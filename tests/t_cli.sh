@@ -70,8 +70,11 @@ if [ ! -f "$C" ]; then
 elif command -v bash >/dev/null; then
 	got=$(PATH="$T/usr/bin:$PATH" bash -c '. "$1"; COMP_WORDS=(polc bu); COMP_CWORD=1; _polc; echo "${COMPREPLY[*]}";
 		COMP_WORDS=(polc build x.pol --spo); COMP_CWORD=3; _polc; echo "${COMPREPLY[*]}";
-		COMP_WORDS=(polc build --target a); COMP_CWORD=3; _polc; echo "${COMPREPLY[*]}"' _ "$C")
-	[ "$got" = "$(printf 'build\n--spo-version\napparmor')" ] || bad "completion: $got"
+		COMP_WORDS=(polc build --target a); COMP_CWORD=3; _polc; echo "${COMPREPLY[*]}";
+		COMP_WORDS=(polc run --target l); COMP_CWORD=3; _polc; echo "${COMPREPLY[*]}";
+		COMP_WORDS=(polc build --format pr); COMP_CWORD=3; _polc; echo "${COMPREPLY[*]}"' _ "$C")
+	# targets and formats come from the registry, through polc help build
+	[ "$got" = "$(printf 'build\n--spo-version\napparmor\nlandlock\nprofile')" ] || bad "completion: $got"
 fi
 [ $fail = 0 ] && echo ok
 exit $fail

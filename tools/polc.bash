@@ -20,8 +20,12 @@ _polc()
 		return 0
 	fi
 	case $prev in
-	--target|-t) COMPREPLY=($(compgen -W "seccomp apparmor bpf" -- "$cur")); return 0 ;;
-	--format|-f) COMPREPLY=($(compgen -W "bpf pfc oci spo k8s profile bundle json" -- "$cur")); return 0 ;;
+	--target|-t)
+		COMPREPLY=($(compgen -W "$(polc help build 2>/dev/null | sed -n '/^  targets/,$s/^    \([a-z]\+\) .*/\1/p')" -- "$cur"))
+		return 0 ;;
+	--format|-f)
+		COMPREPLY=($(compgen -W "$(polc help build 2>/dev/null | sed -n '/^  targets/,$s/^    [a-z]\+ \+//p' | tr ',' ' ')" -- "$cur"))
+		return 0 ;;
 	--from) COMPREPLY=($(compgen -W "varmor" -- "$cur")); return 0 ;;
 	--tracer) COMPREPLY=($(compgen -W "ebpf ptrace" -- "$cur")); return 0 ;;
 	--mode) COMPREPLY=($(compgen -W "enforce audit" -- "$cur")); return 0 ;;
