@@ -184,6 +184,7 @@ static bool strv_has(const strv *s, const char *x)
 	return false;
 }
 
+/* On failure *out is left empty: callers never free a half-read list. */
 static bool read_strv(reader *r, yaml_node_t *n, const char *what, strv *out)
 {
 	yaml_node_item_t *b, *e;
@@ -193,8 +194,11 @@ static bool read_strv(reader *r, yaml_node_t *n, const char *what, strv *out)
 		return false;
 	for (; b < e; b++) {
 		const char *s = str(r, node(r, *b), what);
-		if (!s)
+		if (!s) {
+			free(out->v);
+			*out = (strv){ 0 };
 			return false;
+		}
 		strv_push(out, s);
 	}
 	return true;
@@ -493,10 +497,8 @@ static bool read_arches(reader *r, target *t, yaml_node_t *archmap, yaml_node_t 
 		}
 	} else if (archs && !is_null(archs)) {
 		strv l = { 0 };
-		if (!read_strv(r, archs, "architectures", &l)) {
-			free(l.v);   /* what was read before the bad entry */
+		if (!read_strv(r, archs, "architectures", &l))
 			return false;
-		}
 		for (size_t i = 0; i < l.n; i++)
 			if (arch_from_scmp(l.v[i]) >= 0)
 				t->arches |= IR_ARCH_BIT(arch_from_scmp(l.v[i]));
