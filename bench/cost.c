@@ -54,6 +54,9 @@ static const cpol policies[] = {
 	{ "EnhanceProtect", "policy a { use enhance-protect; }", NULL, "profiles/traces/redis.trace", false },
 	{ "redis profile", NULL, "profiles/redis.pol", "profiles/traces/redis.trace", false },
 	{ "postgresql profile", NULL, "profiles/postgresql.pol", "profiles/traces/postgresql.trace", false },
+	/* the table weighs every row by the Redis mix */
+	{ "postgresql profile, Redis mix", NULL, "profiles/postgresql.pol", "profiles/traces/redis.trace",
+	  false },
 };
 
 /* The syscalls (x86_64 numbers) the plan allows without conditions. */

@@ -399,7 +399,8 @@ static void md_workloads(const bresults *r, buf *out)
 static void md_filter(const bresults *r, buf *out)
 {
 	static const char *const pols[] = { "Docker default", "AlwaysAllow", "RuntimeDefault",
-					    "EnhanceProtect", "redis profile", "postgresql profile" };
+					    "EnhanceProtect", "redis profile", "postgresql profile",
+					    "postgresql profile, Redis mix" };
 	static const char *const vars[] = { "polc", "polc profiled", "direct O1", "direct O2",
 					    "plan O1", "plan O2", "plan O1+prio" };
 	if (!br_find(r, "model", "filter", "polc", "AlwaysAllow", "mean"))
@@ -408,17 +409,17 @@ static void md_filter(const bresults *r, buf *out)
 		 "counted by polc's cBPF interpreter on the filters themselves (no timing). *mean*: "
 		 "weighted by the workload's recorded syscall mix (profiles/traces/: the Redis "
 		 "trace for the presets and the Redis profile, the PostgreSQL trace for its "
-		 "profile; arguments 0, a trace has no values). *cached*: the same, with the "
-		 "syscalls the kernel's action cache (Linux 5.11+) skips counted as 0: those "
+		 "profile and the Redis trace again in its second row; arguments 0, a trace has "
+		 "no values). *cached*: the same, with the syscalls the kernel's action cache (Linux 5.11+) skips counted as 0: those "
 		 "allowed without reading an argument. *worst*: the longest path through the "
 		 "program (a bound for any syscall with any arguments; the syscall named is the "
 		 "x86_64 number with the longest interpreted path, arguments 0 or all ones). "
 		 "*cache path*: of the syscalls the policy allows "
 		 "unconditionally, how many the filter decides without an argument load.\n\n"
 		 "Variants: **polc** is what `polc build --target seccomp` writes: polc's own cBPF "
-		 "generator over its plan of disjoint regions (backends/seccomp/codegen.c; a "
-		 "weight-balanced search over syscall ranges laid out by a built-in typical "
-		 "server mix, not the trace); **polc profiled** adds `--profile-from` the "
+		 "generator over its plan of disjoint regions (backends/seccomp/codegen.c; an "
+		 "optimal search tree over syscall ranges, with jeq exceptions inside ranges, "
+		 "weighted by a built-in typical server mix, not the trace); **polc profiled** adds `--profile-from` the "
 		 "workload's trace; **direct O1/O2** add the policy's syscall statements to "
 		 "libseccomp as written, at optimize 1 and 2 (as a hand-written program or runc "
 		 "would from the same JSON: libseccomp's default action and merging; mount/"

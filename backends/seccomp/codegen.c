@@ -621,31 +621,94 @@ static int tree(cg *g, const cg_range *r, const double *pw, size_t n)
 /* Largest range count given the optimal tree (its tables are n^2). */
 #define OPT_TREE_MAX 1536
 
-/* Emit the tree whose splits are in root (see tree_opt) over r[i..j). */
-static int tree_emit(cg *g, const cg_range *r, const uint32_t *root, size_t n1, size_t i,
-		     size_t j)
+/* A node of tree_opt_roots marked HOLES is a leaf with exceptions: ranges
+ * i, i+2, ..., j-1 share one leaf and the ranges between them are single
+ * numbers, each tested by a jeq (heaviest first); whatever none of them
+ * matches takes the shared leaf. One jeq per exception instead of up to
+ * two jge, and the tree above sees one range where it saw 2h + 1. */
+#define HOLES 0x80000000u
+#define HOLES_MAX 3
+
+/* Is r[i..j) a leaf with single-number exceptions (at most HOLES_MAX)? */
+static bool holes_fit(const cg_range *r, size_t i, size_t j)
+{
+	if (j - i < 3 || (j - i) % 2 == 0 || (j - i) / 2 > HOLES_MAX)
+		return false;
+	for (size_t m = i + 1; m < j; m += 2)
+		if (r[m + 1].leaf != r[i].leaf || r[m + 1].lo - r[m].lo != 1)
+			return false;
+	return true;
+}
+
+/* The exceptions of r[i..j) into m, heaviest first (prefix sums pw). */
+static size_t holes_order(const double *pw, size_t i, size_t j, size_t *m)
+{
+	size_t h = 0;
+	for (size_t k = i + 1; k < j; k += 2) {
+		size_t at = h++;
+		while (at && pw[m[at - 1] + 1] - pw[m[at - 1]] < pw[k + 1] - pw[k]) {
+			m[at] = m[at - 1];
+			at--;
+		}
+		m[at] = k;
+	}
+	return h;
+}
+
+/* Weighted jeq count of the leaf with exceptions r[i..j). */
+static double holes_cost(const double *pw, size_t i, size_t j)
+{
+	size_t m[HOLES_MAX];
+	size_t h = holes_order(pw, i, j, m);
+	double hw = 0, c = 0;
+	for (size_t k = 0; k < h; k++) {
+		double w = pw[m[k] + 1] - pw[m[k]];
+		c += w * (double)(k + 1);
+		hw += w;
+	}
+	return c + (pw[j] - pw[i] - hw) * (double)h;
+}
+
+/* Emit the tree whose splits are in root (see tree_opt_roots) over r[i..j). */
+static int tree_emit(cg *g, const cg_range *r, const double *pw, const uint32_t *root,
+		     size_t n1, size_t i, size_t j)
 {
 	if (j - i == 1)
 		return r[i].leaf;
 	int l = label_new(g);
 	label_bind(g, l);
+	if (root[i * n1 + j] & HOLES) {
+		size_t m[HOLES_MAX];
+		size_t h = holes_order(pw, i, j, m);
+		for (size_t k = 0; k < h; k++) {
+			int next = k + 1 == h ? r[i].leaf : label_new(g);
+			jmp(g, BPF_JEQ, r[m[k]].lo, r[m[k]].leaf, next);
+			if (k + 1 < h)
+				label_bind(g, next);
+		}
+		return l;
+	}
 	size_t k = root[i * n1 + j];
 	size_t at = put(g, BPF_JMP | BPF_JGE | BPF_K, r[k].lo, -1, -1);
-	int left = tree_emit(g, r, root, n1, i, k);
-	int right = tree_emit(g, r, root, n1, k, j);
+	int left = tree_emit(g, r, pw, root, n1, i, k);
+	int right = tree_emit(g, r, pw, root, n1, k, j);
 	g->v[at].jt = right;
 	g->v[at].jf = left;
 	return l;
 }
 
-/* The search tree over r[0..n) with the least weighted number of jge tests
+/* The search tree over r[0..n) with the least weighted number of tests
  * (weights: prefix sums pw, as tree() takes them): an optimal alphabetic
  * tree by Knuth's dynamic programme, O(n^2) (the best split of [i, j) lies
  * between those of [i, j-1) and [i+1, j)). The weight-balanced tree above
  * only approximates it; on the PostgreSQL mix the difference is a whole
- * instruction per syscall. Returns the split of every [i, j) at
- * [i * (n + 1) + j]; above OPT_TREE_MAX ranges the caller uses tree(). */
-static uint32_t *tree_opt_roots(const double *pw, size_t n)
+ * instruction per syscall. A node may instead be a leaf with exceptions
+ * (HOLES) where that costs less; the window of splits stays the best
+ * split's, so the programme stays O(n^2) and is never worse than the
+ * alphabetic optimum (no longer proven optimal over trees with such
+ * nodes). Returns the split of every [i, j) at [i * (n + 1) + j]; above
+ * OPT_TREE_MAX ranges the caller uses tree(). */
+static uint32_t *tree_opt_roots(const cg_range *r, const double *pw, size_t n)
 {
 	size_t n1 = n + 1;
 	double *c = xcalloc(n1 * n1, sizeof *c);
@@ -654,7 +717,8 @@ static uint32_t *tree_opt_roots(const double *pw, size_t n)
 		root[i * n1 + i + 1] = (uint32_t)i + 1;
 	for (size_t len = 2; len <= n; len++)
 		for (size_t i = 0, j = len; j <= n; i++, j++) {
-			size_t lo = root[i * n1 + j - 1], hi = root[(i + 1) * n1 + j];
+			size_t lo = root[i * n1 + j - 1] & ~HOLES;
+			size_t hi = root[(i + 1) * n1 + j] & ~HOLES;
 			if (lo < i + 1)
 				lo = i + 1;
 			if (hi > j - 1 || hi < lo)
@@ -670,6 +734,10 @@ static uint32_t *tree_opt_roots(const double *pw, size_t n)
 			}
 			c[i * n1 + j] = best + (pw[j] - pw[i]);
 			root[i * n1 + j] = (uint32_t)bk;
+			if (holes_fit(r, i, j) && holes_cost(pw, i, j) < c[i * n1 + j]) {
+				c[i * n1 + j] = holes_cost(pw, i, j);
+				root[i * n1 + j] |= HOLES;
+			}
 		}
 	free(c);
 	return root;
@@ -823,10 +891,10 @@ static int nr_block(cg *g, gen *x, bool i386, const sys_freq *hot, size_t nhot)
 		} else {
 			if (!x->roots[i386] || x->nroots[i386] != r.n) {
 				free(x->roots[i386]);
-				x->roots[i386] = tree_opt_roots(pw, r.n);
+				x->roots[i386] = tree_opt_roots(r.v, pw, r.n);
 				x->nroots[i386] = r.n;
 			}
-			tree_emit(g, r.v, x->roots[i386], r.n + 1, 0, r.n);
+			tree_emit(g, r.v, pw, x->roots[i386], r.n + 1, 0, r.n);
 		}
 		free(pw);
 	}

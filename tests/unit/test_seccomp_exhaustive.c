@@ -105,6 +105,12 @@ static const char *const hand[] = {
 	/* 43 open_tree is a mount only with OPEN_TREE_CLONE */
 	"policy p { default deny mount; allow syscall open_tree; deny errno EACCES syscall open_tree if arg0 == 7; }",
 	"policy p { deny mount; audit syscall open_tree; }",
+	/* 45-47 search-tree leaves with single-number exceptions (codegen.c
+	 * HOLES): one leaf on both sides of up to three numbers that decide
+	 * otherwise, a constant verdict or an argument block, on each ABI */
+	"policy p { arch x86_64, i386, x32; deny syscall dup2, uname; deny errno EACCES syscall getppid; kill syscall dup if arg0 == 7; }",
+	"policy p { arch x86_64, i386; default deny syscall; allow syscall read, write, open, close, stat, fstat, lstat, poll, lseek, mmap, pread64, pwrite64, readv, writev, access, pipe; allow syscall mprotect if arg2 & 4 == 0; }",
+	"policy p { arch x86_64, x32; default deny errno EACCES syscall; allow syscall socket, connect, accept, sendto, recvfrom, shutdown, bind, listen; deny syscall sendmsg if arg2 == 1; }",
 };
 #define NHAND (sizeof hand / sizeof hand[0])
 
