@@ -126,17 +126,20 @@ static bool network_matches(const ir_network *n, const ir_event *event)
 	return true;
 }
 
+bool ir_mount_names_fstype(const ir_mount *m, const char *fstype)
+{
+	for (size_t i = 0; fstype && i < m->nfstype; i++)
+		if (!strcmp(m->fstypes[i], fstype))
+			return true;
+	return false;
+}
+
 static bool mount_matches(const ir_mount *m, const ir_event *ev)
 {
 	if (m->op != ev->u.mount.op)
 		return false;
-	if (m->nfstype) {
-		bool any = false;
-		for (size_t i = 0; i < m->nfstype && !any; i++)
-			any = ev->u.mount.fstype && !strcmp(m->fstypes[i], ev->u.mount.fstype);
-		if (!any)
-			return false;
-	}
+	if (m->nfstype && !ir_mount_names_fstype(m, ev->u.mount.fstype))
+		return false;
 	if (m->target && (!ev->u.mount.target || !glob_match(m->target, ev->u.mount.target)))
 		return false;
 	return true;

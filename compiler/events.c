@@ -230,14 +230,6 @@ static void probes_capability(const ir_stmt *s, probe_set *ps)
 	}
 }
 
-static bool names_fstype(const ir_mount *m, const char *fs)
-{
-	for (size_t i = 0; i < m->nfstype; i++)
-		if (!strcmp(m->fstypes[i], fs))
-			return true;
-	return false;
-}
-
 static void probes_mount(const ir_stmt *s, probe_set *ps)
 {
 	const ir_mount *m = &s->u.mount;
@@ -255,7 +247,7 @@ static void probes_mount(const ir_stmt *s, probe_set *ps)
 		 * proves nothing either way. */
 		static const char *const known[] = { "ramfs", "tmpfs", "proc", "sysfs" };
 		for (size_t k = 0; k < sizeof known / sizeof *known; k++)
-			if (!names_fstype(m, known[k])) {
+			if (!ir_mount_names_fstype(m, known[k])) {
 				ev.u.mount.fstype = known[k];
 				add(ps, &ev, s, "neighbour: other fstype");
 				break;

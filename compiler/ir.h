@@ -218,6 +218,8 @@ ir_action ir_effective(const ir_policy *p, ir_action a);
 /* Does one statement match one event? (The building block of ir_decide,
  * exported so backends' tests can check single statements.) */
 bool ir_stmt_matches(const ir_stmt *s, const ir_event *ev);
+/* Does the mount statement list this filesystem type? (NULL: no.) */
+bool ir_mount_names_fstype(const ir_mount *m, const char *fstype);
 
 /* Arch of a syscall event: the ABI its number belongs to. */
 ir_arch ir_event_arch(const ir_event *ev);
