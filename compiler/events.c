@@ -4,6 +4,7 @@
 #include "consts.h"
 #include "syscalls.h"
 #include "glob.h"
+#include "../base/strset.h"
 
 #include <arpa/inet.h>
 #include <stdio.h>
@@ -475,26 +476,6 @@ static void between_syscalls(const between *bt)
 	}
 }
 
-typedef struct { char **v; size_t n, cap; } strset;
-
-static void ss_add(strset *s, char *x)
-{
-	for (size_t i = 0; i < s->n; i++)
-		if (!strcmp(s->v[i], x)) {
-			free(x);
-			return;
-		}
-	xgrow(&s->v, &s->cap, s->n + 1, sizeof *s->v);
-	s->v[s->n++] = x;
-}
-
-static void ss_free(strset *s)
-{
-	for (size_t i = 0; i < s->n; i++)
-		free(s->v[i]);
-	free(s->v);
-}
-
 /* Paths for one alternative: wildcards as one segment and as several (only
  * '**' may match those: this tells '*' from '**'), the directory a trailing
  * wildcard hangs under, and a sibling one name longer. */
@@ -502,15 +483,15 @@ static void alt_examples(const char *alt, void *ctx)
 {
 	strset *s = ctx;
 	char *one = fill(alt, "x", "x"), *sibling = xasprintf("%s-polc", one);
-	ss_add(s, one);
-	ss_add(s, fill(alt, "x/y", "x/y"));
+	strset_take(s, one);
+	strset_take(s, fill(alt, "x/y", "x/y"));
 	size_t n = strlen(alt);
 	if (n > 1 && alt[n - 1] == '*') {
 		const char *slash = strrchr(alt, '/');
 		if (slash && slash > alt)
-			ss_add(s, xstrndup(alt, (size_t)(slash - alt)));
+			strset_take(s, xstrndup(alt, (size_t)(slash - alt)));
 	}
-	ss_add(s, sibling);
+	strset_take(s, sibling);
 }
 
 static void globs_of(const ir_policy *p, ir_domain d, strset *s)
@@ -541,7 +522,7 @@ static void between_files(const between *bt)
 			ev.u.file.perm = perm;
 			bt->fn(&ev, 0, bt->ctx);
 		}
-	ss_free(&paths);
+	strset_free(&paths);
 	strset ex = { 0 };
 	examples_of(bt, IR_EXEC, &ex);
 	for (size_t i = 0; i < ex.n; i++) {
@@ -549,20 +530,20 @@ static void between_files(const between *bt)
 		ev.u.exec.path = ex.v[i];
 		bt->fn(&ev, 0, bt->ctx);
 	}
-	ss_free(&ex);
+	strset_free(&ex);
 }
 
 static void between_mounts(const between *bt)
 {
 	strset targets = { 0 }, fs = { 0 };
 	examples_of(bt, IR_MOUNT, &targets);
-	ss_add(&targets, xstrdup("/polc-probe"));
-	ss_add(&fs, xstrdup("polc-probe-fs"));
+	strset_take(&targets, xstrdup("/polc-probe"));
+	strset_take(&fs, xstrdup("polc-probe-fs"));
 	for (int side = 0; side < 2; side++) {
 		const ir_stmt_list *l = &(side ? bt->b : bt->a)->dom[IR_MOUNT];
 		for (size_t i = 0; i < l->n; i++)
 			for (size_t k = 0; k < l->v[i].u.mount.nfstype; k++)
-				ss_add(&fs, xstrdup(l->v[i].u.mount.fstypes[k]));
+				strset_take(&fs, xstrdup(l->v[i].u.mount.fstypes[k]));
 	}
 	for (int op = IR_MOUNT_MOUNT; op <= IR_MOUNT_PIVOT_ROOT; op++)
 		for (size_t f = 0; f <= fs.n; f++)
@@ -573,8 +554,8 @@ static void between_mounts(const between *bt)
 				ev.u.mount.target = t < targets.n ? targets.v[t] : NULL;
 				bt->fn(&ev, 0, bt->ctx);
 			}
-	ss_free(&targets);
-	ss_free(&fs);
+	strset_free(&targets);
+	strset_free(&fs);
 }
 
 static void between_misc(const between *bt)
@@ -596,7 +577,7 @@ static void between_misc(const between *bt)
 		ev.u.signal.peer = i < peers.n ? peers.v[i] : NULL;
 		bt->fn(&ev, 0, bt->ctx);
 	}
-	ss_free(&peers);
+	strset_free(&peers);
 	between_mounts(bt);
 }
 

@@ -34,17 +34,13 @@
 #include "apparmor.h"
 #include "../k8s.h"
 #include "../../compiler/consts.h"
+#include "../../base/strset.h"
 #include "../../compiler/glob.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
-
-typedef struct {
-	char **v;
-	size_t n, cap;
-} strv;
 
 typedef struct {
 	const ir_policy *p;
@@ -54,7 +50,7 @@ typedef struct {
 	diag_ctx *d;
 	int refused;
 	buf notes;             /* header lines: what is not carried exactly */
-	strv exe, lib, ro, wo, rw;
+	strset exe, lib, ro, wo, rw;
 	bool carried_deny;     /* a list that writes deny rules is used */
 	bool rawio_mount;      /* sys_rawio allowed: SPO v1 adds `mount,` */
 } spo;
@@ -62,26 +58,6 @@ typedef struct {
 #define PARTIAL SUPPORT_PARTIAL
 #define NONE SUPPORT_NONE
 
-static void strv_add(strv *s, const char *x)
-{
-	for (size_t i = 0; i < s->n; i++)
-		if (!strcmp(s->v[i], x))
-			return;
-	xgrow(&s->v, &s->cap, s->n + 1, sizeof *s->v);
-	s->v[s->n++] = xstrdup(x);
-}
-
-static void strv_free(strv *s)
-{
-	for (size_t i = 0; i < s->n; i++)
-		free(s->v[i]);
-	free(s->v);
-}
-
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
 
 /* Refuse, or (allow_partial) warn; either way the header lists it. */
 static void inexact(spo *c, src_loc l, support_level lv, const char *what, const char *why)
@@ -153,7 +129,7 @@ static bool any_allow(const spo *c, ir_domain d, unsigned perms, const ir_stmt *
 /* ---- paths ---- */
 
 typedef struct {
-	strv *dst;
+	strset *dst;
 	bool bad;
 	char *bad_v1;          /* the first path SPO v1's path rule refuses */
 } path_ctx;
@@ -196,12 +172,12 @@ static void add_alt(const char *alt, void *ctx)
 		if (!pc->bad_v1)
 			pc->bad_v1 = xstrdup(t + 1);
 	} else {
-		strv_add(pc->dst, t + 1);
+		strset_add(pc->dst, t + 1);
 		/* the directory form "dir/", as aa_put_glob's "{,/}" */
 		size_t l = strlen(alt);
 		if (l && alt[l - 1] != '/' && !(l >= 2 && !strcmp(alt + l - 2, "**"))) {
 			char *dir = xasprintf("%s/", t + 1);
-			strv_add(pc->dst, dir);
+			strset_add(pc->dst, dir);
 			free(dir);
 		}
 	}
@@ -209,15 +185,15 @@ static void add_alt(const char *alt, void *ctx)
 }
 
 /* Add a statement's glob (its brace alternatives) to a list. */
-static bool add_glob(spo *c, const ir_stmt *s, strv *dst)
+static bool add_glob(spo *c, const ir_stmt *s, strset *dst)
 {
 	path_ctx pc = { dst, false, NULL };
-	strv tmp = { 0 };
+	strset tmp = { 0 };
 	pc.dst = &tmp;
 	if (glob_expand(s->u.file.glob, add_alt, &pc) < 0 || pc.bad) {
 		stmt_inexact(c, s, NONE, "the operator writes paths unquoted into its template; "
 			     "this glob needs quoting (a space, quote, '#', ',' or escape)");
-		strv_free(&tmp);
+		strset_free(&tmp);
 		free(pc.bad_v1);
 		return false;
 	}
@@ -227,12 +203,12 @@ static bool add_glob(spo *c, const ir_stmt *s, strv *dst)
 		stmt_inexact(c, s, NONE, why);
 		free(why);
 		free(pc.bad_v1);
-		strv_free(&tmp);
+		strset_free(&tmp);
 		return false;
 	}
 	for (size_t i = 0; i < tmp.n; i++)
-		strv_add(dst, tmp.v[i]);
-	strv_free(&tmp);
+		strset_add(dst, tmp.v[i]);
+	strset_free(&tmp);
 	return true;
 }
 
@@ -336,10 +312,10 @@ static void exec_stmt(spo *c, const ir_stmt *s)
 static void files(spo *c)
 {
 	if (open_dom(c, IR_FILE)) {
-		strv_add(&c->rw, "/**");
-		strv_add(&c->lib, "/**");
+		strset_add(&c->rw, "/**");
+		strset_add(&c->lib, "/**");
 		if (open_dom(c, IR_EXEC))
-			strv_add(&c->exe, "/**");
+			strset_add(&c->exe, "/**");
 	}
 	for (int d = IR_FILE; d <= IR_EXEC; d++)
 		for (size_t i = 0; i < c->p->dom[d].n; i++) {
@@ -538,11 +514,11 @@ static void template_domains(spo *c)
 
 /* ---- the object ---- */
 
-static void put_list(k8s_doc *doc, int map, const char *key, strv *s)
+static void put_list(k8s_doc *doc, int map, const char *key, strset *s)
 {
 	if (!s->n)
 		return;
-	xqsort(s->v, s->n, sizeof *s->v, cmp_str);
+	strset_sort(s);
 	int seq = k8s_seq(doc);
 	for (size_t i = 0; i < s->n; i++)
 		k8s_push(doc, seq, k8s_str(doc, s->v[i]));
@@ -620,9 +596,9 @@ int aa_emit_spo(const ir_policy *p, const backend_opts *o, buf *out, diag_ctx *d
 					    out, d);
 	for (size_t i = 0; i < n; i++)
 		k8s_doc_free(&docs[i]);
-	strv *lists[] = { &c.exe, &c.lib, &c.ro, &c.wo, &c.rw };
+	strset *lists[] = { &c.exe, &c.lib, &c.ro, &c.wo, &c.rw };
 	for (size_t i = 0; i < 5; i++)
-		strv_free(lists[i]);
+		strset_free(lists[i]);
 	buf_free(&c.notes);
 	return rc;
 }
