@@ -23,7 +23,7 @@
 #include <linux/types.h>
 #endif
 
-#define POLC_BLOB_VERSION 2u
+#define POLC_BLOB_VERSION 3u
 #define POLC_BLOB_MAGIC 0x504c4342u          /* "PLCB" */
 
 #define POLC_CHUNK_WORDS 1024u                /* one map value: 4 KiB */
@@ -34,25 +34,32 @@
 #define POLC_PATH_MAX 4096u                   /* longest path walked exactly */
 #define POLC_PATH_STEPS 4096u                 /* names + mount crossings when a path
                                                  is built without bpf_d_path */
-#define POLC_MAX_STATES 1000000u              /* per DFA, compile-time check */
-#define POLC_MAX_ACCEPT 65535u                /* distinct accept entries per DFA */
-#define POLC_MAX_STMTS 65534u                 /* statements per policy */
-#define POLC_MAX_NET 65534u                   /* network rules per policy: each is a
-                                                 statement (POLC_MAX_STMTS); the
-                                                 program walks them with bpf_loop */
+#define POLC_MAX_STATES 4000000u              /* per DFA, compile-time check; the
+                                                 blob (POLC_MAX_BLOB_WORDS) bounds
+                                                 states x byte classes as well */
+#define POLC_MAX_ENTRIES (POLC_MAX_STATES + 2u) /* distinct accept entries per DFA:
+                                                 one per state, the defaults and the
+                                                 worst entry at most */
+#define POLC_MAX_STMTS 262142u                /* statements per policy: an 18-bit
+                                                 field, POLC_STMT_DEFAULT excluded */
+#define POLC_MAX_NET POLC_MAX_STMTS           /* network rules per policy: each is a
+                                                 statement; the program walks them
+                                                 with bpf_loop */
 #define POLC_MAX_POLICIES 64u                 /* loaded at once */
 #define POLC_CGROUP_DEPTH 16u                 /* ancestor levels searched */
 
-/* ---- decision words: [31:30] verdict, [29:16] errno, [15:0] statement ---- */
+/* ---- decision words: [31:30] verdict, [29:18] errno, [17:0] statement ----
+ * An errno is 1..4095 (the language's range, the kernel's MAX_ERRNO), so 12
+ * bits hold it and 18 name up to POLC_MAX_STMTS statements. */
 #define POLC_V_ALLOW 0u
 #define POLC_V_AUDIT 1u
 #define POLC_V_DENY 2u
 #define POLC_V_KILL 3u                        /* kill: a deny that ranks higher */
-#define POLC_STMT_DEFAULT 0xffffu
-#define POLC_DEC(v, err, stmt) (((__u32)(v) << 30) | (((__u32)(err) & 0x3fffu) << 16) | ((__u32)(stmt) & 0xffffu))
+#define POLC_STMT_DEFAULT 0x3ffffu
+#define POLC_DEC(v, err, stmt) (((__u32)(v) << 30) | (((__u32)(err) & 0xfffu) << 18) | ((__u32)(stmt) & 0x3ffffu))
 #define POLC_DEC_VERDICT(d) ((__u32)(d) >> 30)
-#define POLC_DEC_ERR(d) (((__u32)(d) >> 16) & 0x3fffu)
-#define POLC_DEC_STMT(d) ((__u32)(d) & 0xffffu)
+#define POLC_DEC_ERR(d) (((__u32)(d) >> 18) & 0xfffu)
+#define POLC_DEC_STMT(d) ((__u32)(d) & 0x3ffffu)
 
 /* Is decision a more restrictive than b? Ties: the earlier statement
  * (smaller index) wins, as in ir_decide. */
@@ -88,18 +95,21 @@ enum {
 
 /* A DFA in the blob. Transition of state s on byte c:
  *   W[trans + s * ncls + cls[c]].
- * W[accept + s]: low 16 bits index the accept entry of s (entries are
- * nchan decision words at W[entries + i * nchan]); bits 16..30 index the
- * entry of the most restrictive decision reachable from s, which decides a
- * path of POLC_PATH_MAX bytes or more (fail closed). Entry 0 is the all-default
+ * W[accept + s]: bits 0..30 index the accept entry of s (entries are
+ * nchan decision words at W[entries + i * nchan]). Entry 0 is the all-default
  * entry. Bit 31 of W[accept + s] ("dead") says only entry 0 is reachable
  * from s; transition words into such a state carry POLC_TRANS_DEAD (their
- * low 31 bits are the state), so the walk stops early. */
+ * low 31 bits are the state), so the walk stops early. `worst` indexes the
+ * entry of the most restrictive decision reachable from start, which
+ * decides a path of POLC_PATH_MAX bytes or more (fail closed); the program
+ * has it from the header it already holds. */
 #define POLC_TRANS_DEAD 0x80000000u   /* in a transition word: target is dead */
+#define POLC_ACC_DEAD 0x80000000u     /* in an accept word: only entry 0 reachable */
+#define POLC_ACC_ENTRY(a) ((a) & 0x7fffffffu)
 struct polc_dfa {
 	__u32 nstates, ncls, nchan, nentries;
 	__u32 trans, accept, entries;  /* word offsets */
-	__u32 start;
+	__u32 start, worst;
 };
 
 /* Mount DFA input: op byte, fstype, '\n', target path. */

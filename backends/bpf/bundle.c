@@ -75,11 +75,12 @@ static void put_dfa(words *w, const dfa *d, struct polc_dfa *h, uint8_t *cls)
 	h->nchan = d->nchan;
 	h->nentries = d->nentries;
 	h->start = d->start;
+	h->worst = d->worst;
 	h->trans = w_append(w, d->trans, (size_t)d->nstates * d->ncls);
 	/* A transition into a dead state carries POLC_TRANS_DEAD, so the walk
 	 * can stop without reading the accept word. */
 	for (size_t i = 0; i < (size_t)d->nstates * d->ncls; i++)
-		if (DFA_ACC_DEAD(d->accept[d->trans[i]]))
+		if (d->accept[d->trans[i]] & POLC_ACC_DEAD)
 			w->v[h->trans + i] |= POLC_TRANS_DEAD;
 	h->accept = w_append(w, d->accept, d->nstates);
 	h->entries = w_append(w, d->entries, (size_t)d->nentries * d->nchan);
@@ -113,8 +114,8 @@ static int lower_files(const ir_policy *p, dfa *out, diag_ctx *dg)
 	const char *e = dfa_build(&ps, POLC_NCHAN, defs, POLC_MAX_STATES, out);
 	dfa_patset_free(&ps);
 	if (e) {
-		diag_error(dg, p->loc, "bpf: policy %s: %s (limit %u states)", p->name, e,
-			   POLC_MAX_STATES);
+		diag_error(dg, p->loc, "bpf: policy %s: the file and exec %s (%u)",
+			   p->name, e, POLC_MAX_STATES);
 		return -1;
 	}
 	return 0;
@@ -169,7 +170,8 @@ static int lower_mounts(const ir_policy *p, dfa *out, diag_ctx *dg)
 	const char *e = dfa_build(&ps, 1, &def, POLC_MAX_STATES, out);
 	dfa_patset_free(&ps);
 	if (e) {
-		diag_error(dg, p->loc, "bpf: policy %s: mount %s", p->name, e);
+		diag_error(dg, p->loc, "bpf: policy %s: the mount %s (%u)", p->name, e,
+			   POLC_MAX_STATES);
 		return -1;
 	}
 	return 0;
@@ -261,14 +263,11 @@ int bpfb_lower(const ir_policy *p, const char *header, bpf_bundle *out,
 	memset(out, 0, sizeof *out);
 	uint32_t nstmts = stmt_base(p, IR_NDOMAIN);
 	if (nstmts > POLC_MAX_STMTS) {
-		diag_error(dg, p->loc, "bpf: policy %s has %u statements (limit %u: the "
-			   "enforcer's decision words name their statement in 16 bits)",
+		/* at the first statement the decision words cannot name */
+		diag_error(dg, bpfb_stmt(p, POLC_MAX_STMTS)->loc, "bpf: policy %s has %u "
+			   "statements, more than the limit of %u (the enforcer's decision "
+			   "words name their statement in 18 bits)",
 			   p->name, nstmts, POLC_MAX_STMTS);
-		return -1;
-	}
-	if (p->dom[IR_NETWORK].n > POLC_MAX_NET) {
-		diag_error(dg, p->dom[IR_NETWORK].v[POLC_MAX_NET].loc,
-			   "bpf: more than %u network statements", POLC_MAX_NET);
 		return -1;
 	}
 	dfa fd, md;
@@ -295,8 +294,9 @@ int bpfb_lower(const ir_policy *p, const char *header, bpf_bundle *out,
 	h.nstmts = nstmts;
 	h.blob_words = (uint32_t)w.n;
 	if (w.n > POLC_MAX_BLOB_WORDS) {
-		diag_error(dg, p->loc, "bpf: policy %s needs %zu map words (limit %u)",
-			   p->name, w.n, POLC_MAX_BLOB_WORDS);
+		diag_error(dg, p->loc, "bpf: policy %s needs %zu map words, more than the "
+			   "limit of %u (file DFA %u states x %u byte classes)",
+			   p->name, w.n, POLC_MAX_BLOB_WORDS, h.file.nstates, h.file.ncls);
 		free(w.v);
 		return -1;
 	}
@@ -411,7 +411,8 @@ static const char *check_dfa(const uint32_t *w, size_t nw, const struct polc_dfa
 			     const uint8_t *cls, uint32_t nchan)
 {
 	if (!d->nstates || !d->ncls || d->ncls > 256 || d->nchan != nchan ||
-	    !d->nentries || d->nentries > DFA_MAX_ENTRIES || d->start >= d->nstates)
+	    !d->nentries || d->nentries > POLC_MAX_ENTRIES || d->start >= d->nstates ||
+	    d->worst >= d->nentries)
 		return "bad DFA header";
 	if ((uint64_t)d->nstates * d->ncls > nw || d->trans > nw - (uint64_t)d->nstates * d->ncls ||
 	    d->accept > nw - d->nstates ||
@@ -425,7 +426,7 @@ static const char *check_dfa(const uint32_t *w, size_t nw, const struct polc_dfa
 			return "DFA transition out of range";
 	for (uint32_t s = 0; s < d->nstates; s++) {
 		uint32_t a = w[d->accept + s];
-		if (DFA_ACC_ENTRY(a) >= d->nentries || DFA_ACC_WORST(a) >= d->nentries)
+		if (POLC_ACC_ENTRY(a) >= d->nentries)
 			return "DFA accept entry out of range";
 	}
 	return NULL;

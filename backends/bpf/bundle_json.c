@@ -27,8 +27,8 @@ static void put_dfa(buf *o, const uint32_t *w, const char *name,
 		    const struct polc_dfa *d, const uint8_t *cls)
 {
 	buf_printf(o, "  \"%s\": {\n    \"states\": %u, \"classes\": %u, \"channels\": %u, "
-		   "\"entries\": %u, \"start\": %u,\n    \"class_of_byte\": [", name,
-		   d->nstates, d->ncls, d->nchan, d->nentries, d->start);
+		   "\"entries\": %u, \"start\": %u, \"worst\": %u,\n    \"class_of_byte\": [", name,
+		   d->nstates, d->ncls, d->nchan, d->nentries, d->start, d->worst);
 	for (int b = 0; b < 256; b++)
 		buf_printf(o, "%s%u", b ? "," : "", cls[b]);
 	buf_puts(o, "],\n    \"entry_table\": [");
@@ -44,9 +44,8 @@ static void put_dfa(buf *o, const uint32_t *w, const char *name,
 	buf_puts(o, "],\n    \"state_table\": [");
 	for (uint32_t s = 0; s < d->nstates; s++) {
 		uint32_t a = w[d->accept + s];
-		buf_printf(o, "%s\n      {\"entry\": %u, \"worst\": %u, \"dead\": %s, \"next\": [",
-			   s ? "," : "", DFA_ACC_ENTRY(a), DFA_ACC_WORST(a),
-			   DFA_ACC_DEAD(a) ? "true" : "false");
+		buf_printf(o, "%s\n      {\"entry\": %u, \"dead\": %s, \"next\": [",
+			   s ? "," : "", POLC_ACC_ENTRY(a), a & POLC_ACC_DEAD ? "true" : "false");
 		for (uint32_t c = 0; c < d->ncls; c++)
 			buf_printf(o, "%s%u", c ? "," : "", w[d->trans + s * d->ncls + c] & ~POLC_TRANS_DEAD);
 		buf_puts(o, "]}");

@@ -1,8 +1,8 @@
 /* dfa.c - see dfa.h. Globs are brace-expanded, tokenized (glob_tokenize) into "one byte of
  * a set" / "zero or more bytes of a set" tokens, then the position sets of
  * all patterns are determinized (subset construction over byte classes),
- * minimized (Moore refinement) and annotated with the fail-closed "worst"
- * entry per state. */
+ * minimized (Moore refinement) and annotated with the dead states and the
+ * fail-closed "worst" entry. */
 #include "dfa.h"
 #include "bpf_layout.h"
 #include "../../base/util.h"
@@ -335,7 +335,7 @@ static const char *determinize(nfa *a, const uint8_t cls[256], uint32_t ncls,
 	size_t bcap = 0, wcap = 0;
 	for (uint32_t s = 0; s < sets.n; s++) {
 		if (sets.n > max_states) {
-			err = "path DFA too large (more states than the limit)";
+			err = "DFA has more states than the limit";
 			break;
 		}
 		xgrow(&r->trans, &tcap, (size_t)(s + 1) * ncls, sizeof *r->trans);
@@ -462,8 +462,10 @@ static void combine(uint32_t *into, const uint32_t *from, uint32_t nchan, bool *
 		}
 }
 
-/* worst[s] = most restrictive over everything reachable from s (and the
- * defaults); dead[s] = only entry 0 reachable. Backward propagation. */
+/* dead[s]: only entry 0 is reachable from s (backward search from the
+ * states whose entry is not 0). worst: per channel the most restrictive
+ * decision of any state, defaults included (every state is reachable from
+ * the start, which is all the enforcer needs it for). */
 static void annotate(dfa *d, interner *ent, const uint32_t *defaults)
 {
 	uint32_t n = d->nstates, m = d->ncls, nc = d->nchan;
@@ -480,42 +482,29 @@ static void annotate(dfa *d, interner *ent, const uint32_t *defaults)
 			pred[fill[d->trans[(size_t)s * m + c]]++] = s;
 	free(fill);
 
-	uint32_t *worst = xmalloc((size_t)n * nc * sizeof *worst);
-	bool *live = xcalloc(n, sizeof *live), *queued = xcalloc(n, sizeof *queued);
+	uint32_t worst[32];
+	bool ch = false;
+	memcpy(worst, defaults, nc * 4);
+	bool *live = xcalloc(n, sizeof *live);
 	uint32_t *q = xmalloc(((size_t)n + 1) * sizeof *q);
-	size_t qh = 0, qt = 0;
+	size_t qt = 0;
 	for (uint32_t s = 0; s < n; s++) {
-		bool ch = false;
-		memcpy(&worst[(size_t)s * nc], in_get(ent, d->accept[s], NULL), nc * 4);
-		combine(&worst[(size_t)s * nc], defaults, nc, &ch);
-		live[s] = d->accept[s] != 0;
-		q[qt++] = s;
-		queued[s] = true;
-	}
-	while (qh != qt) {
-		uint32_t s = q[qh];
-		qh = (qh + 1) % (n + 1);
-		queued[s] = false;
-		for (uint32_t i = pcount[s]; i < pcount[s + 1]; i++) {
-			uint32_t p = pred[i];
-			bool ch = false;
-			combine(&worst[(size_t)p * nc], &worst[(size_t)s * nc], nc, &ch);
-			if (live[s] && !live[p])
-				live[p] = ch = true;
-			if (ch && !queued[p]) {
-				queued[p] = true;
-				q[qt] = p;
-				qt = (qt + 1) % (n + 1);
-			}
+		combine(worst, in_get(ent, d->accept[s], NULL), nc, &ch);
+		if (d->accept[s] != 0) {
+			live[s] = true;
+			q[qt++] = s;
 		}
 	}
-	for (uint32_t s = 0; s < n; s++) {
-		uint32_t w = in_put(ent, &worst[(size_t)s * nc], nc, NULL);
-		d->accept[s] |= (w & 0x7fffu) << 16 | (uint32_t)!live[s] << 31;
-	}
-	free(worst);
+	for (size_t qh = 0; qh < qt; qh++)
+		for (uint32_t i = pcount[q[qh]]; i < pcount[q[qh] + 1]; i++)
+			if (!live[pred[i]]) {
+				live[pred[i]] = true;
+				q[qt++] = pred[i];
+			}
+	for (uint32_t s = 0; s < n; s++)
+		d->accept[s] |= live[s] ? 0 : POLC_ACC_DEAD;
+	d->worst = in_put(ent, worst, nc, NULL);
 	free(live);
-	free(queued);
 	free(q);
 	free(pred);
 	free(pcount);
@@ -605,11 +594,6 @@ const char *dfa_build(const dfa_patset *ps, uint32_t nchan, const uint32_t *defa
 	free(r.trans);
 	free(r.entry);
 	annotate(d, &ent, defaults);
-	if (ent.n > DFA_MAX_ENTRIES) {
-		in_free(&ent);
-		dfa_free(d);
-		return "path DFA has too many distinct decisions";
-	}
 	d->nentries = (uint32_t)ent.n;
 	d->entries = xmalloc(ent.n * nchan * sizeof *d->entries);
 	for (uint32_t e = 0; e < ent.n; e++)
@@ -630,11 +614,11 @@ uint32_t dfa_walk(const dfa *d, const char *s, size_t len)
 {
 	uint32_t st = d->start;
 	if (len >= POLC_PATH_MAX)
-		return DFA_ACC_WORST(d->accept[st]);
+		return d->worst;
 	for (size_t i = 0; i < len; i++) {
 		st = d->trans[(size_t)st * d->ncls + d->cls[(unsigned char)s[i]]];
-		if (DFA_ACC_DEAD(d->accept[st]))
+		if (d->accept[st] & POLC_ACC_DEAD)
 			return 0;
 	}
-	return DFA_ACC_ENTRY(d->accept[st]);
+	return POLC_ACC_ENTRY(d->accept[st]);
 }

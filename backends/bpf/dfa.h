@@ -5,9 +5,10 @@
  *        hand for the mount DFA), each with a channel mask and a decision
  *        word (bpf_layout.h); per channel a default decision.
  * Gives: byte equivalence classes, a transition table, per state the index
- *        of its accept entry, of the most restrictive entry reachable from it
- *        (for paths too long to walk: fail closed) and whether nothing but
- *        the default is reachable (the walk may stop early).
+ *        of its accept entry and whether nothing but the default is
+ *        reachable (the walk may stop early); the index of the most
+ *        restrictive entry reachable from the start (for paths too long to
+ *        walk: fail closed).
  * Promises: for every byte string s, walking s from start and reading the
  *        entry gives, per channel, the most restrictive decision among the
  *        patterns that match s (ties: smallest statement index), or the
@@ -41,16 +42,13 @@ typedef struct {
 
 typedef struct {
 	uint32_t nstates, ncls, nchan, nentries, start;
+	uint32_t worst;        /* entry: per channel the most restrictive reachable */
 	uint8_t cls[256];
 	uint32_t *trans;       /* nstates * ncls */
-	uint32_t *accept;      /* nstates: entry | worst << 16 | dead << 31 */
+	uint32_t *accept;      /* nstates: entry | dead << 31 (bpf_layout.h) */
 	uint32_t *entries;     /* nentries * nchan */
 } dfa;
 
-#define DFA_ACC_ENTRY(a) ((a) & 0xffffu)
-#define DFA_ACC_WORST(a) (((a) >> 16) & 0x7fffu)
-#define DFA_ACC_DEAD(a) ((a) >> 31)
-#define DFA_MAX_ENTRIES 32767u
 
 void dfa_patset_init(dfa_patset *ps);
 void dfa_patset_free(dfa_patset *ps);
@@ -68,7 +66,7 @@ void dfa_add_tokens(dfa_patset *ps, const dfa_tok *tok, size_t ntok,
 		    uint32_t chanmask, uint32_t dec);
 
 /* Build. defaults: nchan decision words. Returns NULL or an error message
- * (static text). */
+ * (static text). A DFA of more than max_states states is refused. */
 const char *dfa_build(const dfa_patset *ps, uint32_t nchan, const uint32_t *defaults,
 		      uint32_t max_states, dfa *out);
 void dfa_free(dfa *d);

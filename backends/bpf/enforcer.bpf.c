@@ -397,12 +397,14 @@ static __always_inline __u32 walk_result(struct walk *w, const struct polc_dfa *
 	__u32 a, entry, dec;
 	if (w->fail)
 		return deny_all();
-	if (w->dead && !worst) {
+	if (worst) {
+		entry = d->worst;
+	} else if (w->dead) {
 		entry = 0;
 	} else {
-		if (!word(w->policy, d->accept + (worst ? d->start : w->st), &a))
+		if (!word(w->policy, d->accept + w->st, &a))
 			return deny_all();
-		entry = worst ? (a >> 16) & 0x7fff : a & 0xffff;
+		entry = POLC_ACC_ENTRY(a);
 	}
 	if (!word(w->policy, d->entries + entry * d->nchan + ch, &dec))
 		return deny_all();
@@ -609,14 +611,13 @@ static __always_inline __u32 decide_dentry(__u32 policy, const struct polc_dfa *
 	return decide_buf(policy, d, pb, base, POLC_PATH_MAX - base, 0, dir, ch, ch, ch);
 }
 
-/* Whether every path gets ALLOW on channel ch: the start state's worst
- * entry (the most restrictive decision reachable, defaults included) allows.
- * Then no path needs building: finish() neither counts nor logs an allow. */
+/* Whether every path gets ALLOW on channel ch: the worst entry (the most
+ * restrictive decision reachable, defaults included) allows. Then no path
+ * needs building: finish() neither counts nor logs an allow. */
 static __always_inline int chan_allows_all(__u32 policy, const struct polc_dfa *d, __u32 ch)
 {
-	__u32 a, dec;
-	if (!word(policy, d->accept + d->start, &a) ||
-	    !word(policy, d->entries + ((a >> 16) & 0x7fff) * d->nchan + ch, &dec))
+	__u32 dec;
+	if (!word(policy, d->entries + d->worst * d->nchan + ch, &dec))
 		return 0;
 	return POLC_DEC_VERDICT(dec) == POLC_V_ALLOW;
 }

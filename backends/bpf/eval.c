@@ -27,12 +27,12 @@ static void walk(walker *k, const char *s, size_t n)
 /* The entry that decides: 0 when dead, the state's own entry otherwise. */
 static uint32_t entry_of(const walker *k)
 {
-	return k->dead ? 0 : DFA_ACC_ENTRY(k->w[k->d->accept + k->st]);
+	return k->dead ? 0 : POLC_ACC_ENTRY(k->w[k->d->accept + k->st]);
 }
 
 static uint32_t worst_of_start(const walker *k)
 {
-	return DFA_ACC_WORST(k->w[k->d->accept + k->d->start]);
+	return k->d->worst;
 }
 
 static uint32_t chan_dec(const walker *k, uint32_t entry, uint32_t ch)

@@ -49,12 +49,17 @@ typedef struct {
 	size_t ng;
 } globs;
 
+/* Up to 512 of the policy's globs, spread over all of them. */
 static void collect(const ir_policy *p, globs *gs)
 {
 	gs->ng = 0;
-	for (int d = IR_FILE; d <= IR_EXEC; d++)
-		for (size_t i = 0; i < p->dom[d].n && gs->ng < 512; i++)
+	for (int d = IR_FILE; d <= IR_EXEC; d++) {
+		size_t step = p->dom[d].n / 400 + 1;
+		for (size_t i = 0; i < p->dom[d].n && gs->ng < 512; i += step)
 			gs->g[gs->ng++] = p->dom[d].v[i].u.file.glob;
+		if (step > 1 && gs->ng < 512)   /* and the last: the highest ids */
+			gs->g[gs->ng++] = p->dom[d].v[p->dom[d].n - 1].u.file.glob;
+	}
 	for (size_t i = 0; i < p->dom[IR_MOUNT].n && gs->ng < 512; i++)
 		if (p->dom[IR_MOUNT].v[i].u.mount.target)
 			gs->g[gs->ng++] = p->dom[IR_MOUNT].v[i].u.mount.target;
@@ -186,8 +191,8 @@ static int rank(ir_verdict v) { return v == IR_KILL ? 3 : (int)v; }
 
 static long total_events;
 
-/* Lower, round-trip through bytes, and compare on EVENTS events. */
-static void check_policy(const ir_policy *p, const char *what)
+/* Lower, round-trip through bytes, and compare on nev events. */
+static void check_policy_n(const ir_policy *p, const char *what, int nev, bpfb_stats *stp)
 {
 	diag_ctx d;
 	diag_init(&d);
@@ -208,7 +213,7 @@ static void check_policy(const ir_policy *p, const char *what)
 	globs gs;
 	collect(p, &gs);
 	static char path[POLC_PATH_MAX + 200];
-	for (int i = 0; i < EVENTS; i++) {
+	for (int i = 0; i < nev; i++) {
 		ir_event ev;
 		gen_event(p, &gs, &ev, path, sizeof path);
 		ir_decision want = ir_decide(p, &ev);
@@ -234,11 +239,18 @@ static void check_policy(const ir_policy *p, const char *what)
 				 ir_verdict_name(want.verdict), want.err, (void *)want.by,
 				 ir_verdict_name(gv), POLC_DEC_ERR(got), POLC_DEC_STMT(got));
 	}
-	total_events += EVENTS;
+	total_events += nev;
+	if (stp)
+		*stp = st;
 	bpfb_free(&b);
 	bpfb_free(&b0);
 	buf_free(&bytes);
 	diag_free(&d);
+}
+
+static void check_policy(const ir_policy *p, const char *what)
+{
+	check_policy_n(p, what, EVENTS, NULL);
 }
 
 static void test_library(void **state)
@@ -329,6 +341,47 @@ static void test_policies(void **state)
 	print_message("%ld events in all agree\n", total_events);
 }
 
+/* Beyond the enforcer's old fixed limits (16-bit statement ids, 32,767
+ * DFA entries): 70,002 statements, every errno up to 4095, verdicts mixed,
+ * overlapping globs; the events are drawn near globs spread over all of
+ * them and the last (ir_decide is linear in the statements: fewer events). */
+static void test_beyond_16_bits(void **state)
+{
+	(void)state;
+	buf t;
+	buf_init(&t);
+	buf_puts(&t, "policy big {\n default deny errno 4095 exec;\n");
+	for (int i = 0; i < 70000; i++) {
+		static const char *const act[] = { "deny errno %d", "audit", "allow", "kill" };
+		buf_puts(&t, "  ");
+		buf_printf(&t, act[i % 4], 1 + i % 4095);
+		if (i % 1000 == 999)   /* read: overlaps many */
+			buf_printf(&t, " file \"/srv/b/%d*/**\" read;\n", i / 1000);
+		else
+			buf_printf(&t, " file \"/srv/b/%d/**\" write;\n", i);
+	}
+	buf_puts(&t, "  allow exec \"/srv/b/1/*\";\n  deny network tcp connect port 30000;\n}\n");
+	diag_ctx d;
+	diag_init(&d);
+	ir_program prog;
+	memset(&prog, 0, sizeof prog);
+	compile_opts o;
+	memset(&o, 0, sizeof o);
+	if (polc_compile_text("big.pol", buf_cstr(&t), &o, &d, &prog) < 0 || d.nerrors) {
+		diag_print(&d, stderr, false);
+		fail_msg("big policy does not compile");
+	}
+	bpfb_stats st;
+	check_policy_n(prog.policies[0], "big", EVENTS / 100, &st);
+	print_message("%u statements, %u file DFA states, %u entries: agree\n", st.nstmts,
+		      st.file_states, st.file_entries);
+	assert_int_equal(st.nstmts, 70002);
+	assert_true(st.file_entries > 32767);
+	ir_program_free(&prog);
+	diag_free(&d);
+	buf_free(&t);
+}
+
 /* A corrupted or truncated bundle is refused, never evaluated. */
 static void test_corrupt(void **state)
 {
@@ -366,6 +419,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_library),
 		cmocka_unit_test(test_policies),
+		cmocka_unit_test(test_beyond_16_bits),
 		cmocka_unit_test(test_corrupt),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
