@@ -114,6 +114,7 @@ struct {
 struct pathbuf {
 	char p[PBUF];
 	char save[128];   /* rename: the source path, for the log record */
+	__u32 pos;        /* build_path: where the path starts (struct walk) */
 };
 struct {
 	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
@@ -330,10 +331,17 @@ static __always_inline int finish(__u32 policy, __u32 mode, __u32 dec, __u64 inf
 /* ---------------------------------------------------------- DFA walk */
 
 /* The map values a walk reads, looked up once per walk_bytes rather than
- * once per byte (three helper calls a byte made a confined open's DFA walk
- * ~15,000 guest instructions: bench/RESULTS.md, per-hook costs): the task's
- * path buffer, chunk 0 (the byte classes) and the chunk of the last
- * transition read (a row is rarely in another chunk than its neighbours). */
+ * once per byte: the task's path buffer, chunk 0 (the byte classes) and the
+ * chunk of the last transition read (a row is rarely in another chunk than
+ * its neighbours).
+ *
+ * A bpf_loop callback must not branch on a value its context holds as a
+ * constant at the first call: the 6.1 verifier checks a callback once, with
+ * the state of that call, and removes the branches it did not see taken as
+ * dead code. (The transition cache began as NULL: the verifier saw it empty
+ * and compiled the callback to look its chunk up on every byte, ~240 guest
+ * instructions a byte.) So the cache starts as chunk 0 itself, a pointer,
+ * and the path walk keeps its position in the path buffer (map memory). */
 struct walk {
 	__u32 policy, st, ncls, trans, cls_off, len, base, dead, fail, tci;
 	struct pathbuf *pb;
@@ -346,7 +354,7 @@ static long walk_step(__u64 i, void *vctx)
 	struct pathbuf *pb = w->pb;
 	struct polc_chunk *c0 = w->c0, *tc;
 	__u32 at = w->base + (__u32)i;
-	if (!pb || !c0 || at >= PBUF) {
+	if (!pb || !c0 || !w->tc || at >= PBUF) {
 		w->fail = 1;
 		return 1;
 	}
@@ -359,7 +367,7 @@ static long walk_step(__u64 i, void *vctx)
 	__u8 cls = ((__u8 *)c0->w)[cls_at];
 	__u32 idx = w->trans + w->st * w->ncls + cls;
 	tc = w->tc;
-	if (!tc || w->tci != idx >> POLC_CHUNK_SHIFT) {
+	if (w->tci != idx >> POLC_CHUNK_SHIFT) {
 		tc = chunk(w->policy, idx);
 		if (!tc) {
 			w->fail = 1;
@@ -377,15 +385,18 @@ static long walk_step(__u64 i, void *vctx)
 	return 0;
 }
 
-/* Walk n bytes of the task's path buffer from offset base. */
-static __always_inline void walk_bytes(struct walk *w, __u32 base, __u32 n)
+/* Walk n bytes of the path buffer pb from offset base; c0: the policy's
+ * chunk 0. */
+static __always_inline void walk_bytes(struct walk *w, struct pathbuf *pb,
+				       struct polc_chunk *c0, __u32 base, __u32 n)
 {
 	if (w->dead || w->fail)
 		return;
 	w->base = base;
-	w->pb = bpf_task_storage_get(&polc_paths, bpf_get_current_task_btf(), 0, 0);
-	w->c0 = chunk(w->policy, 0);
-	w->tc = 0;
+	w->pb = pb;
+	w->c0 = c0;
+	w->tc = c0;   /* chunk 0's transitions: see struct walk */
+	w->tci = 0;
 	bpf_loop(n, walk_step, w, 0);
 }
 
@@ -442,8 +453,8 @@ static __always_inline __u32 chan_result(struct walk *w, struct walk *w2, const 
  * a '/' put at base + n, which the caller left free; it is a NUL again
  * afterwards. */
 static __always_inline __u32 decide_buf(__u32 policy, const struct polc_dfa *d,
-					struct pathbuf *pb, __u32 base, __u32 n, int worst, int dir,
-					__u32 ch0, __u32 ch1, __u32 ch2)
+					struct polc_chunk *c0, struct pathbuf *pb, __u32 base,
+					__u32 n, int worst, int dir, __u32 ch0, __u32 ch1, __u32 ch2)
 {
 	struct walk w = { .policy = policy, .st = d->start, .ncls = d->ncls, .trans = d->trans,
 			  .cls_off = POLC_CLS_FILE_OFF };
@@ -452,14 +463,14 @@ static __always_inline __u32 decide_buf(__u32 policy, const struct polc_dfa *d,
 	if (n <= 1)
 		dir = 0;     /* "/" already ends in '/' */
 	if (!worst)
-		walk_bytes(&w, base, n);
+		walk_bytes(&w, pb, c0, base, n);
 	struct walk w2 = w;
 	if (dir && !worst) {
 		__u32 at = base + n;
 		if (at >= PBUF - 1)
 			return deny_all();
 		pb->p[at] = '/';
-		walk_bytes(&w2, at, 1);
+		walk_bytes(&w2, pb, c0, at, 1);
 		pb->p[at] = 0;
 	}
 	__u32 best = chan_result(&w, &w2, d, ch0, worst, dir);
@@ -485,8 +496,10 @@ static __always_inline int is_dir_inode(const struct inode *ino)
 
 struct dwalk {
 	__u64 dentry, vfsmnt, mnt;           /* where the walk is; mnt: vfsmnt's struct mount */
-	__u64 root_dentry, root_mnt;         /* the task's root */
-	__u32 pos;                           /* the path starts at p[pos] */
+	__u64 mnt_root;                      /* vfsmnt's root dentry */
+	__u64 root_dentry, root_mnt;         /* the namespace's root */
+	struct pathbuf *pb;                  /* the path, ending at p[POLC_PATH_MAX]; its
+						start pb->pos (map memory: see struct walk) */
 	__u32 done, fail;
 };
 
@@ -502,6 +515,29 @@ static __always_inline int internal_mount(const struct vfsmount *vm)
 	return (BPF_CORE_READ(vm, mnt_flags) & MNT_INTERNAL_) || ns == MNT_NS_INTERNAL_;
 }
 
+/* A dentry's parent, name and name length. One read where d_name follows
+ * d_parent (it does in every kernel since 2.6); each read is a helper call
+ * of a path step's few. */
+static __always_inline int dentry_link(const struct dentry *de, __u64 *parent,
+				       const unsigned char **name, __u32 *len)
+{
+	__u64 r[3];   /* d_parent, d_name (struct qstr: hash_len, name) */
+	__u32 po = bpf_core_field_offset(struct dentry, d_parent);
+	if (bpf_core_field_offset(struct dentry, d_name) == po + 8 &&
+	    bpf_core_type_size(struct qstr) == 16 && bpf_core_field_offset(struct qstr, name) == 8) {
+		if (bpf_probe_read_kernel(r, sizeof r, (const char *)de + po) < 0)
+			return -1;
+		*parent = r[0];
+		*len = r[1] >> 32;   /* hash_len: hash, then len (little-endian) */
+		*name = (const unsigned char *)r[2];
+		return 0;
+	}
+	*parent = (__u64)BPF_CORE_READ(de, d_parent);
+	*len = BPF_CORE_READ(de, d_name.len);
+	*name = BPF_CORE_READ(de, d_name.name);
+	return 0;
+}
+
 /* One step of d_path()'s prepend_path(): at the namespace's root, stop; at
  * a mount's root, continue from its mountpoint in the parent mount; at the
  * top of any other mount tree (detached, another namespace's) fail, unless
@@ -512,14 +548,17 @@ static __always_inline int internal_mount(const struct vfsmount *vm)
 static long dwalk_step(__u64 i, void *vctx)
 {
 	struct dwalk *x = vctx;
+	struct pathbuf *pb = x->pb;
+	if (!pb) {
+		x->fail = 1;
+		return 1;
+	}
 	if (x->dentry == x->root_dentry && x->vfsmnt == x->root_mnt) {
 		x->done = 1;
 		return 1;
 	}
-	struct dentry *de = (struct dentry *)x->dentry;
 	struct vfsmount *vm = (struct vfsmount *)x->vfsmnt;
-	struct dentry *parent = BPF_CORE_READ(de, d_parent);
-	if (x->dentry == (__u64)BPF_CORE_READ(vm, mnt_root)) {
+	if (x->dentry == x->mnt_root) {
 		struct mount *m = (struct mount *)x->mnt;
 		struct mount *mp = BPF_CORE_READ(m, mnt_parent);
 		if (!mp || (__u64)mp == x->mnt) {
@@ -533,37 +572,45 @@ static long dwalk_step(__u64 i, void *vctx)
 		x->dentry = (__u64)BPF_CORE_READ(m, mnt_mountpoint);
 		x->mnt = (__u64)mp;
 		x->vfsmnt = (__u64)mp + bpf_core_field_offset(struct mount, mnt);
+		x->mnt_root = (__u64)BPF_CORE_READ(mp, mnt.mnt_root);
 		return 0;
 	}
+	__u64 parent;
+	const unsigned char *name;
+	__u32 len;
+	if (dentry_link((const struct dentry *)x->dentry, &parent, &name, &len) < 0) {
+		x->fail = 1;
+		return 1;
+	}
 	int pseudo = 0;
-	if (!parent || (__u64)parent == x->dentry) {
+	if (!parent || parent == x->dentry) {
 		if (!internal_mount(vm)) {
 			x->fail = 1;   /* disconnected: fail closed */
 			return 1;
 		}
 		pseudo = 1;
 	}
-	struct pathbuf *pb = bpf_task_storage_get(&polc_paths, bpf_get_current_task_btf(), 0, 0);
-	__u32 len = BPF_CORE_READ(de, d_name.len);
 	if (pseudo && !len) {
 		x->done = 1;   /* a nameless pseudo file (pipe, socket): "/" */
 		return 1;
 	}
-	const unsigned char *name = BPF_CORE_READ(de, d_name.name);
 	/* the whole path must stay under POLC_PATH_MAX bytes: pos >= 1 */
-	if (!pb || len > NAME_MAX_ || len + 2 > x->pos) {
+	__u32 pos = pb->pos;
+	if (len > NAME_MAX_ || len + 2 > pos || pos > POLC_PATH_MAX) {
 		x->fail = 1;
 		return 1;
 	}
-	x->pos -= len;
-	__u32 at = x->pos & (POLC_PATH_MAX - 1);
-	if (bpf_probe_read_kernel(&pb->p[at], len & NAME_MAX_, name) < 0) {
+	pos -= len;
+	__u32 n = len;
+	barrier_var(n);   /* keep the mask: the verifier needs the bound */
+	if (bpf_probe_read_kernel(&pb->p[pos & (POLC_PATH_MAX - 1)], n & NAME_MAX_, name) < 0) {
 		x->fail = 1;
 		return 1;
 	}
-	x->pos -= 1;
-	pb->p[x->pos & (POLC_PATH_MAX - 1)] = '/';
-	x->dentry = (__u64)parent;
+	pos -= 1;
+	pb->p[pos & (POLC_PATH_MAX - 1)] = '/';
+	pb->pos = pos;
+	x->dentry = parent;
 	if (pseudo)
 		x->done = 1;
 	return pseudo;
@@ -580,7 +627,8 @@ static __always_inline long build_path(struct pathbuf *pb, const struct dentry *
 	struct dwalk x = {
 		.dentry = (__u64)de, .vfsmnt = (__u64)vm,
 		.mnt = (__u64)vm - bpf_core_field_offset(struct mount, mnt),
-		.pos = POLC_PATH_MAX,
+		.mnt_root = (__u64)BPF_CORE_READ(vm, mnt_root),
+		.pb = pb,
 	};
 	struct mount *nsroot = BPF_CORE_READ(t, nsproxy, mnt_ns, root);
 	if (!nsroot)
@@ -588,27 +636,30 @@ static __always_inline long build_path(struct pathbuf *pb, const struct dentry *
 	x.root_mnt = (__u64)nsroot + bpf_core_field_offset(struct mount, mnt);
 	x.root_dentry = (__u64)BPF_CORE_READ(nsroot, mnt.mnt_root);
 	pb->p[POLC_PATH_MAX] = 0;
+	pb->pos = POLC_PATH_MAX;
 	bpf_loop(POLC_PATH_STEPS, dwalk_step, &x, 0);
-	if (x.fail || !x.done || x.pos > POLC_PATH_MAX)
+	__u32 pos = pb->pos;
+	if (x.fail || !x.done || pos > POLC_PATH_MAX)
 		return -1;
-	if (x.pos == POLC_PATH_MAX) {   /* the root itself */
-		x.pos--;
+	if (pos == POLC_PATH_MAX) {   /* the root itself */
+		pos--;
 		pb->p[POLC_PATH_MAX - 1] = '/';
 	}
-	return x.pos;
+	return pos;
 }
 
 /* The decision of one channel for dentry `de` on mount `vm`. */
 static __always_inline __u32 decide_dentry(__u32 policy, const struct polc_dfa *d,
-					   struct pathbuf *pb, const struct dentry *de,
+					   struct polc_chunk *c0, struct pathbuf *pb,
+					   const struct dentry *de,
 					   const struct vfsmount *vm, __u32 ch, int dir, long *at)
 {
 	long pos = build_path(pb, de, vm);
 	*at = pos;
 	if (pos < 0)
-		return decide_buf(policy, d, pb, 0, 0, 1, 0, ch, ch, ch);
+		return decide_buf(policy, d, c0, pb, 0, 0, 1, 0, ch, ch, ch);
 	__u32 base = (__u32)pos & (POLC_PATH_MAX - 1);
-	return decide_buf(policy, d, pb, base, POLC_PATH_MAX - base, 0, dir, ch, ch, ch);
+	return decide_buf(policy, d, c0, pb, base, POLC_PATH_MAX - base, 0, dir, ch, ch, ch);
 }
 
 /* Whether every path gets ALLOW on channel ch: the worst entry (the most
@@ -646,8 +697,8 @@ static __always_inline int decide_obj(__u32 policy, const struct dentry *de,
 	long pos = build_path(pb, de, vm);
 	int worst = pos < 0;
 	__u32 base = worst ? 0 : (__u32)pos & (POLC_PATH_MAX - 1);
-	__u32 best = decide_buf(policy, &d, pb, base, worst ? 0 : POLC_PATH_MAX - base, worst, dir,
-				ch0, ch1, ch2);
+	__u32 best = decide_buf(policy, &d, c0, pb, base, worst ? 0 : POLC_PATH_MAX - base, worst,
+				dir, ch0, ch1, ch2);
 	__u32 chans = 1u << (ch0 & 7) | 1u << (ch1 & 7) | 1u << (ch2 & 7);
 	return finish(policy, mode, best, POLC_EV_INFO(domain, chans, 0),
 		      worst ? 0 : &pb->p[base], 1);
@@ -784,13 +835,13 @@ int BPF_PROG(polc_path_rename, const struct path *old_dir, struct dentry *old_de
 		return finish(policy, mode, deny_all(), POLC_D_FILE, 0, 1);
 	int dir = dentry_is_dir(old_dentry);
 	long at;
-	__u32 a = decide_dentry(policy, &d, pb, old_dentry, BPF_CORE_READ(old_dir, mnt),
+	__u32 a = decide_dentry(policy, &d, c0, pb, old_dentry, BPF_CORE_READ(old_dir, mnt),
 				POLC_CH_WRITE, dir, &at);
 	pb->save[0] = 0;
 	if (at >= 0)
 		bpf_probe_read_kernel_str(pb->save, sizeof pb->save,
 					  &pb->p[(__u32)at & (POLC_PATH_MAX - 1)]);
-	__u32 b = decide_dentry(policy, &d, pb, new_dentry, BPF_CORE_READ(new_dir, mnt),
+	__u32 b = decide_dentry(policy, &d, c0, pb, new_dentry, BPF_CORE_READ(new_dir, mnt),
 				POLC_CH_WRITE, dir || dentry_is_dir(new_dentry), &at);
 	__u64 info = POLC_EV_INFO(POLC_D_FILE, 1u << POLC_CH_WRITE, 0);
 	if (polc_dec_wins(b, a))
@@ -918,14 +969,14 @@ static __always_inline int decide_mount(__u32 policy, __u8 op, const char *fstyp
 	pb->p[off & 127] = POLC_MOUNT_SEP;
 	off = (off + 1) & 127;
 	if (!worst)
-		walk_bytes(&w, 0, off);
+		walk_bytes(&w, pb, c0, 0, off);
 	long pos = -1;
 	if (tde && !worst) {
 		pos = build_path(pb, tde, tvm);
 		if (pos < 0)
 			worst = 1;
 		else
-			walk_bytes(&w, (__u32)pos & (POLC_PATH_MAX - 1),
+			walk_bytes(&w, pb, c0, (__u32)pos & (POLC_PATH_MAX - 1),
 				   POLC_PATH_MAX - ((__u32)pos & (POLC_PATH_MAX - 1)));
 	}
 	__u32 dec = walk_result(&w, &d, 0, worst);
@@ -999,7 +1050,7 @@ int BPF_PROG(polc_sb_pivotroot, const struct path *old_path, const struct path *
 	pb->p[1] = POLC_MOUNT_SEP;
 	struct walk w = { .policy = policy, .st = d.start, .ncls = d.ncls, .trans = d.trans,
 			  .cls_off = POLC_CLS_MOUNT_OFF };
-	walk_bytes(&w, 0, 2);
+	walk_bytes(&w, pb, c0, 0, 2);
 	return finish(policy, mode, walk_result(&w, &d, 0, 0), POLC_D_MOUNT, 0, 1);
 }
 
