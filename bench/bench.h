@@ -40,7 +40,8 @@ bool bench_unloads(const char *backend);
 enum {
 	BS_MICRO = 1, BS_REDIS = 2, BS_PGBENCH = 4, BS_FILTER = 8,
 	BS_COMPILE = 16, BS_TRACERS = 32, BS_SOAK = 64, BS_HOOKS = 128,
-	BS_ALL = 255,
+	BS_RULES = 256,
+	BS_ALL = 511,
 };
 
 typedef enum { MODE_FULL, MODE_QUICK, MODE_SMOKE } bench_mode;
@@ -131,6 +132,11 @@ int bench_main(bench_opts *o);
 #define BENCH_NSCEN 4
 extern const char *const bench_scenarios[BENCH_NSCEN];
 extern const char *const bench_scenario_rule[BENCH_NSCEN];
+/* vArmor's rule-count series (section "rules", AppArmor and BPF LSM): the
+ * scenario Rules<N> is a policy of N statements of each type. */
+#define BENCH_NRULES 4
+extern const int bench_rule_counts[BENCH_NRULES];
+extern const char *const bench_rule_scenarios[BENCH_NRULES];
 
 /* Shared helpers (bench_main.c). */
 double bench_now(void);                  /* monotonic seconds */

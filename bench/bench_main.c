@@ -19,6 +19,8 @@ const char *const bench_scenarios[BENCH_NSCEN] = { "NoProtect", "AlwaysAllow", "
 						   "EnhanceProtect" };
 const char *const bench_scenario_rule[BENCH_NSCEN] = { "", "always-allow", "runtime-default",
 						       "enhance-protect" };
+const int bench_rule_counts[BENCH_NRULES] = { 1, 2, 4, 8 };
+const char *const bench_rule_scenarios[BENCH_NRULES] = { "Rules1", "Rules2", "Rules4", "Rules8" };
 
 /* CPU time, not wall time, for compile costs: the host is shared, and a
  * compiler waiting for a CPU costs nothing. Page faults count (system). */
@@ -343,9 +345,9 @@ int bench_main(bench_opts *o)
 	utc(when, sizeof when);
 	br_note(&r, env, "started", "%s", when);
 	double t0 = bench_now();
-	if (!exists(o->micro) && (o->sections & BS_MICRO)) {
+	if (!exists(o->micro) && (o->sections & (BS_MICRO | BS_RULES))) {
 		br_note(&r, env, "na.micro", "no micro program at %s (make bench builds it)", o->micro);
-		o->sections &= ~(unsigned)BS_MICRO;
+		o->sections &= ~(unsigned)(BS_MICRO | BS_RULES);
 	}
 	int rc = 0;
 	if (!o->in_lab && !o->vm_only) {
@@ -363,7 +365,7 @@ int bench_main(bench_opts *o)
 		rc = -1;
 	bench_checkpoint(o, &r);
 	if ((o->vm || o->vm_only) && !o->in_lab && rc >= 0 &&
-	    (o->sections & (BS_MICRO | BS_REDIS | BS_PGBENCH | BS_SOAK)))
+	    (o->sections & (BS_MICRO | BS_REDIS | BS_PGBENCH | BS_SOAK | BS_HOOKS | BS_RULES)))
 		bench_lab(o, &r);
 	utc(when, sizeof when);
 	br_note(&r, env, "finished", "%s", when);

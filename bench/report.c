@@ -741,6 +741,39 @@ static void md_hooks(const bresults *r, buf *out)
 	buf_puts(out, "\n");
 }
 
+/* vArmor's rule-count series: each LSM's ratio to NoProtect (measured in
+ * the same rounds) with 1, 2, 4 and 8 statements of each type. */
+static void md_rules(const bresults *r, buf *out)
+{
+	bool any = false;
+	for (size_t b = 0; bench_backend(b); b++)
+		any |= has(r, "lab", "rules", bench_backend(b));
+	if (!any)
+		return;
+	buf_printf(out, "## Rule-count series (lab)\n\nvArmor's BPF enforcer benchmark: 1, 2, 4 and 8 "
+		   "rules of each access type. Here a policy of N deny statements of each type "
+		   "both LSMs decide (file, exec, network connect, mount, capability), none of which "
+		   "the micro tests touch; ratio to NoProtect measured in the same rounds (%zu), "
+		   "median [min–max], † when a round is more than 2 %% off the median. AppArmor 3 "
+		   "cannot match network addresses: its profile leaves those statements out.\n\n"
+		   "| backend | rules |", rounds_of(r, "lab", "rules"));
+	for (size_t k = 0; k < 8; k++)
+		buf_printf(out, " %s |", micro_tests[k]);
+	buf_puts(out, "\n|---|---|");
+	for (size_t k = 0; k < 8; k++)
+		buf_puts(out, "---|");
+	buf_puts(out, "\n");
+	for (size_t b = 0; bench_backend(b); b++)
+		for (int n = 0; n < BENCH_NRULES && has(r, "lab", "rules", bench_backend(b)); n++) {
+			buf_printf(out, "| %s | %d |", bench_title(bench_backend(b)), bench_rule_counts[n]);
+			for (size_t k = 0; k < 8; k++)
+				cell_ratio(out, r, "lab", "rules", bench_backend(b),
+					   bench_rule_scenarios[n], micro_tests[k]);
+			buf_puts(out, "\n");
+		}
+	buf_puts(out, "\n");
+}
+
 void bench_markdown(const bench_opts *o, const bresults *r, buf *out)
 {
 	md_head(o, r, out);
@@ -749,6 +782,7 @@ void bench_markdown(const bench_opts *o, const bresults *r, buf *out)
 	md_scenarios(r, out);
 	md_workloads(r, out);
 	md_hooks(r, out);
+	md_rules(r, out);
 	md_filter(r, out);
 	md_tracers(r, out);
 	md_compile(r, out);

@@ -207,13 +207,13 @@ static int free_port(void)
 
 typedef struct {
 	const char *backend;   /* "-": NoProtect */
-	int scen;
+	const char *scen;      /* bench_scenarios[] or bench_rule_scenarios[] */
 	bool dead;
 	char *policy;          /* file */
 } cfg;
 
 typedef struct {
-	cfg v[1 + 3 * (BENCH_NSCEN - 1)];
+	cfg v[1 + 3 * (BENCH_NSCEN - 1) + 2 * BENCH_NRULES];
 	size_t n;
 } cfgset;
 
@@ -245,7 +245,7 @@ static void wrapper(const bench_opts *o, const cfg *c, argv_t *a)
 static bool backend_runs(const bench_opts *o, bresults *r, const char *backend, const char *pol)
 {
 	argv_t a = { 0 };
-	cfg c = { backend, 1, false, (char *)pol };
+	cfg c = { backend, bench_scenarios[1], false, (char *)pol };
 	wrapper(o, &c, &a);
 	av_push(&a, "true");
 	buf out;
@@ -269,7 +269,7 @@ static void configs(const bench_opts *o, bresults *r, cfgset *cs)
 	for (int s = 0; s < BENCH_NSCEN; s++)
 		pol[s] = s ? policy_file(o, s) : NULL;
 	memset(cs, 0, sizeof *cs);
-	cs->v[cs->n++] = (cfg){ "-", 0, false, NULL };
+	cs->v[cs->n++] = (cfg){ "-", bench_scenarios[0], false, NULL };
 	for (size_t b = 0; bench_backend(b); b++) {
 		if (!backend_runs(o, r, bench_backend(b), pol[1]))
 			continue;
@@ -277,10 +277,57 @@ static void configs(const bench_opts *o, bresults *r, cfgset *cs)
 		snprintf(key, sizeof key, "runs.%s", bench_backend(b));
 		br_note(r, NATIVE_ENV(o), key, "yes");
 		for (int s = 1; s < BENCH_NSCEN; s++)
-			cs->v[cs->n++] = (cfg){ bench_backend(b), s, false, xstrdup(pol[s]) };
+			cs->v[cs->n++] = (cfg){ bench_backend(b), bench_scenarios[s], false,
+						xstrdup(pol[s]) };
 	}
 	for (int s = 1; s < BENCH_NSCEN; s++)
 		free(pol[s]);
+}
+
+/* vArmor's rule-count series (its BPF enforcer benchmark: 1, 2, 4 and 8
+ * rules of each access control type, unixbench): n deny statements of each
+ * type both LSMs decide (file, exec, network, mount, capability), none of
+ * which the micro tests touch, so the series measures what having them
+ * costs an operation the policy allows. */
+static char *rules_policy_file(const bench_opts *o, int k)
+{
+	static const char *const caps[] = { "sys_module", "sys_rawio", "sys_boot", "sys_time",
+					    "syslog", "wake_alarm", "block_suspend", "audit_control" };
+	int n = bench_rule_counts[k];
+	buf t;
+	buf_init(&t);
+	buf_printf(&t, "# polc bench rule-count series: %d statements of each type\n"
+		   "policy polc_bench_rules%d {\n", n, n);
+	for (int i = 1; i <= n; i++)
+		buf_printf(&t, "  deny file \"/polc-bench-rule-%d/**\" read, write, append;\n"
+			   "  deny exec \"/polc-bench-rule-%d/bin\";\n"
+			   "  deny network connect to 192.0.2.%d;\n"
+			   "  deny mount on \"/polc-bench-rule-%d\";\n"
+			   "  deny capability %s;\n", i, i, i, i, caps[(i - 1) % 8]);
+	buf_puts(&t, "}\n");
+	char *path = xasprintf("%s/%s.pol", o->workdir, bench_rule_scenarios[k]);
+	if (write_file_atomic(path, t.data, t.len) < 0)
+		fprintf(stderr, "polc bench: cannot write %s: %s\n", path, strerror(errno));
+	buf_free(&t);
+	return path;
+}
+
+/* NoProtect, then each LSM that runs here with each rule count. */
+static void rules_configs(const bench_opts *o, bresults *r, cfgset *cs)
+{
+	memset(cs, 0, sizeof *cs);
+	cs->v[cs->n++] = (cfg){ "-", bench_scenarios[0], false, NULL };
+	for (size_t b = 0; bench_backend(b); b++) {
+		const char *be = bench_backend(b);
+		if (strcmp(be, "apparmor") && strcmp(be, "bpf"))
+			continue;
+		char *pol = rules_policy_file(o, 0);
+		bool runs = backend_runs(o, r, be, pol);
+		free(pol);
+		for (int k = 0; runs && k < BENCH_NRULES; k++)
+			cs->v[cs->n++] = (cfg){ be, bench_rule_scenarios[k], false,
+						rules_policy_file(o, k) };
+	}
 }
 
 static void configs_free(cfgset *cs)
@@ -292,10 +339,10 @@ static void configs_free(cfgset *cs)
 static void fail_note(const bench_opts *o, bresults *r, const char *section, const cfg *c, int rc)
 {
 	char *why = log_tail(o), key[128];
-	snprintf(key, sizeof key, "fail.%s.%s.%s", section, c->backend, bench_scenarios[c->scen]);
+	snprintf(key, sizeof key, "fail.%s.%s.%s", section, c->backend, c->scen);
 	br_note(r, NATIVE_ENV(o), key, "exit %d: %s", rc, why);
 	fprintf(stderr, "polc bench: %s %s/%s failed (exit %d), left out: %s\n", section,
-		bench_scenarios[c->scen], c->backend, rc, why);
+		c->scen, c->backend, rc, why);
 	free(why);
 }
 
@@ -305,7 +352,9 @@ static const char *const micro_tests[] = { "getppid", "openat", "stat", "read4k"
 					   "fork", "execl", "spawn" };
 #define NMICRO (sizeof micro_tests / sizeof micro_tests[0])
 
-static int measure_micro(const bench_opts *o, const params *p, const cfg *c, bresults *r)
+/* The micro tests under configuration c, as series of `section`. */
+static int micro_into(const bench_opts *o, const params *p, const cfg *c, bresults *r,
+		      const char *section)
 {
 	argv_t a = { 0 };
 	char secs[32];
@@ -322,11 +371,21 @@ static int measure_micro(const bench_opts *o, const params *p, const cfg *c, bre
 		if (isnan(kv(&out, micro_tests[i])))
 			rc = 100;
 	for (size_t i = 0; !rc && i < NMICRO; i++)
-		br_add(r, NATIVE_ENV(o), "micro", c->backend, bench_scenarios[c->scen],
-		       micro_tests[i], "ns/op", kv(&out, micro_tests[i]));
+		br_add(r, NATIVE_ENV(o), section, c->backend, c->scen, micro_tests[i], "ns/op",
+		       kv(&out, micro_tests[i]));
 	buf_free(&out);
 	av_free(&a);
 	return rc;
+}
+
+static int measure_micro(const bench_opts *o, const params *p, const cfg *c, bresults *r)
+{
+	return micro_into(o, p, c, r, "micro");
+}
+
+static int measure_rules(const bench_opts *o, const params *p, const cfg *c, bresults *r)
+{
+	return micro_into(o, p, c, r, "rules");
 }
 
 static int redis_once(const bench_opts *o, int n, const argv_t *wrap, const char *section,
@@ -376,7 +435,7 @@ static int measure_redis(const bench_opts *o, const params *p, const cfg *c, bre
 {
 	argv_t w = { 0 };
 	wrapper(o, c, &w);
-	int rc = redis_once(o, p->redis_n, &w, "redis", c->backend, bench_scenarios[c->scen], r);
+	int rc = redis_once(o, p->redis_n, &w, "redis", c->backend, c->scen, r);
 	av_free(&w);
 	return rc;
 }
@@ -408,7 +467,7 @@ static int measure_pg(const bench_opts *o, const params *p, const cfg *c, bresul
 	if (!rc && isnan(tps))
 		rc = 100;
 	if (!rc)
-		br_add(r, NATIVE_ENV(o), "pgbench", c->backend, bench_scenarios[c->scen],
+		br_add(r, NATIVE_ENV(o), "pgbench", c->backend, c->scen,
 		       "select-only", "tps", tps);
 	buf_free(&out);
 	av_free(&a);
@@ -809,6 +868,13 @@ int bench_workloads(const bench_opts *oo, bresults *r)
 		rounds(o, &p, &cs, r, "pgbench", measure_pg);
 		pg_clean(o);
 	}
+	if ((o->sections & BS_RULES) && !interrupted) {
+		cfgset rs;
+		rules_configs(o, r, &rs);
+		if (rs.n > 1)
+			rounds(o, &p, &rs, r, "rules", measure_rules);
+		configs_free(&rs);
+	}
 	if ((o->sections & BS_TRACERS) && !interrupted)
 		bench_tracers(o, &p, r);
 	if ((o->sections & BS_HOOKS) && o->in_lab && !interrupted)
@@ -861,15 +927,16 @@ int bench_lab(const bench_opts *o, bresults *r)
 	double soak = o->soak_minutes >= 0 ? o->soak_minutes : o->mode == MODE_FULL ? 10 : 0;
 	if (!(o->sections & BS_SOAK))
 		soak = 0;
-	bool timed = o->sections & (BS_MICRO | BS_REDIS | BS_PGBENCH | BS_HOOKS);
+	bool timed = o->sections & (BS_MICRO | BS_REDIS | BS_PGBENCH | BS_HOOKS | BS_RULES);
 	if (!timed && soak <= 0) {
 		free(share);
 		free(raw);
 		free(runner);
 		return 0;
 	}
-	char *sections = xasprintf("%s%s%s%s%s",
+	char *sections = xasprintf("%s%s%s%s%s%s",
 				   o->sections & BS_MICRO ? "micro," : "",
+				   o->sections & BS_RULES ? "rules," : "",
 				   o->sections & BS_REDIS ? "redis," : "",
 				   o->sections & BS_HOOKS ? "hooks," : "",
 				   pg ? "pgbench," : "", soak > 0 ? "soak" : "");

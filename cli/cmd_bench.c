@@ -18,7 +18,7 @@
 static const struct { const char *name; unsigned bit; } section_names[] = {
 	{ "micro", BS_MICRO }, { "redis", BS_REDIS }, { "pgbench", BS_PGBENCH },
 	{ "filter", BS_FILTER }, { "compile", BS_COMPILE }, { "tracers", BS_TRACERS },
-	{ "soak", BS_SOAK }, { "hooks", BS_HOOKS },
+	{ "soak", BS_SOAK }, { "hooks", BS_HOOKS }, { "rules", BS_RULES },
 };
 #define NSECTIONS (sizeof section_names / sizeof *section_names)
 
