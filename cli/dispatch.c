@@ -61,7 +61,7 @@ static const command commands[] = {
 	{ "verify", cmd_verify, "polc verify FILE [--policy NAME] [--target LIST|all] [--vm] [--json] [--probes]",
 	  "prove each output has the policy's effect" },
 	{ "bench", cmd_bench, "polc bench [--quick|--smoke] [--vm] [-o REPORT.md] [--json F] [--chart F.svg]\n"
-	  "           [--only micro,redis,pgbench,filter,compile,tracers,soak] [--reps N] [--soak MINUTES]\n"
+	  "           [--only micro,redis,pgbench,filter,compile,tracers,soak,hooks,rules] [--reps N] [--soak MINUTES]\n"
 	  "           ratios to NoProtect per scenario x backend; --quick < 10 min; --vm: AppArmor and BPF LSM\n"
 	  "           in the kernel lab; full run: soak 10 min; markdown on stdout without -o/--json/--chart\n"
 	  "       polc bench --vm-only ... --raw F   (the lab alone)\n"
