@@ -76,35 +76,13 @@ no() { echo "FAIL: $*"; bad=1; }
 for lsm in apparmor bpf; do
 	grep -qw $lsm /sys/kernel/security/lsm || { echo "FAIL: no $lsm in $(cat /sys/kernel/security/lsm)"; exit 1; }
 done
-echo 0 > /proc/sys/kernel/printk_ratelimit     # every AppArmor denial reaches the log
 mount -t tmpfs -o mode=755 tmpfs /var/lib/redis
 mount -t tmpfs -o mode=755 tmpfs /var/lib/postgresql
 ip link set lo up 2>/dev/null
 
-# BPF: an always-allow policy on a cgroup of its own keeps the enforcer
-# pinned for the whole run, so one follower reads every event.
-keep=/sys/fs/cgroup/unified/polc-profiles-keep; mkdir -p $keep
-printf 'policy keep {\n  default allow;\n}\n' > $L/keep.pol
-"$POLC" build $L/keep.pol --target bpf -o $L/keep.bpfpol 2>/dev/null &&
-	"$POLC" load $L/keep.bpfpol --cgroup $keep || { echo "FAIL: keep policy"; exit 1; }
-"$POLC" status --follow=0 > $L/events 2>&1 &
-follower=$!
+. "$SRC/tests/vm/lsm-denials.sh"   # mark, denials, show_denied
+lsm_watch polc-profiles-keep
 
-# mark TARGET / denials TARGET: denials since the mark, details in $L/denied
-mark() {
-	case $1 in
-	apparmor) dmesg -C ;;
-	bpf) sleep 0.3; ev0=$(wc -l < $L/events) ;;
-	esac
-}
-denials() {
-	case $1 in
-	apparmor) dmesg | grep 'apparmor="DENIED"' > $L/denied ;;
-	bpf) sleep 0.5; tail -n +$((ev0 + 1)) $L/events > $L/denied ;;
-	esac
-	wc -l < $L/denied
-}
-show_denied() { sort $L/denied | sed -e 's/^\[[ 0-9.]*\] //' -e 's/ pid=[0-9]*//' -e 's/pid [0-9]* //' | sort | uniq -c | sort -rn | head -n 20 | sed 's/^/    /'; }
 bpf_counters() { # name: what `polc status` counts for the policy, while it is loaded
 	"$POLC" status | awk -v p="policy $1 " 'index($0, p) == 1 { on = 1; next } /^policy |policies loaded/ { on = 0 } on' > $L/counters
 	awk '{ s += $1 } END { print s + 0 }' $L/counters
@@ -215,9 +193,6 @@ for t in apparmor bpf; do
 	esac
 done
 
-"$POLC" status > $L/status; tail -n 1 $L/status
-grep -q ' 0 log records dropped' $L/status || no "BPF log records dropped: $(tail -n 1 $L/status)"
-kill $follower 2>/dev/null
-"$POLC" unload --cgroup $keep
+lsm_unwatch
 [ $bad = 0 ] && echo ALL-OK
 exit $bad
