@@ -338,17 +338,22 @@ static bool glob_covers(const strset *s, const char *path)
 	return false;
 }
 
-/* The working directory a run started in (meta cwd) is where the command
- * keeps the data it works on: another run reads or writes other files
- * there (a web root, a project). Paths reached under it become WD/\**
- * unless the directory is a system one, shallower than two levels, or
- * (other than for writes: see gen_files) holds an entry seen without the
- * permission. */
-static bool cwd_generalisable(const char *cwd)
+/* A data directory: where a command keeps what it works on, not a system
+ * directory (/usr, /etc, /proc, ...), a top-level one (/, /tmp, /srv) nor
+ * one that holds every service's own (/var/lib, /var/log, ...).
+ * Two generalisations need one:
+ *   - the working directory a run started in (meta cwd): another run reads
+ *     or writes other files there (a web root, a project), so paths reached
+ *     under it become WD/\** unless (other than for writes: see gen_files)
+ *     it holds an entry seen without the permission;
+ *   - directory listings (see listing_rules). */
+static bool data_dir(const char *cwd)
 {
 	static const char *const sys[] = { "/usr", "/etc", "/proc", "/sys", "/dev", "/boot",
 		"/lib", "/lib32", "/lib64", "/libx32", "/bin", "/sbin", "/run", "/var/run",
 		"/var/lib/dpkg", "/var/cache", NULL };
+	static const char *const shared[] = { "/var/lib", "/var/log", "/var/spool", "/var/tmp",
+		"/var/mail", "/var/opt", "/var/local", "/var/backups", NULL };
 	if (cwd[0] != '/' || depth(cwd) < 2)
 		return false;
 	for (int i = 0; sys[i]; i++) {
@@ -356,6 +361,9 @@ static bool cwd_generalisable(const char *cwd)
 		if (!strncmp(cwd, sys[i], n) && (!cwd[n] || cwd[n] == '/'))
 			return false;
 	}
+	for (int i = 0; shared[i]; i++)
+		if (!strcmp(cwd, shared[i]))
+			return false;
 	return true;
 }
 
@@ -586,9 +594,9 @@ static bool entry_has(const sys_entry *e, size_t n, int arch, const char *name)
  * (which include those the base allows): appended to e, each said in a
  * comment at the top of the list. */
 static size_t add_family(const gen_ctx *c, const gen_family *f, int a, const sys_entry *rec,
-			 size_t nrec, sys_entry *e, size_t n, buf *note)
+			 size_t nrec, sys_entry *e, size_t n, buf *note, bool implied)
 {
-	bool seen = false;
+	bool seen = implied;
 	for (size_t i = 0; f->always && i < nrec && !seen; i++)
 		seen = rec[i].arch == a;   /* any syscall on this ABI */
 	for (const char *const *m = f->members; *m && !seen; m++)
@@ -603,8 +611,9 @@ static size_t add_family(const gen_ctx *c, const gen_family *f, int a, const sys
 		e[n++] = (sys_entry){ a, *m, 0, f };
 	}
 	if (n > n0) {
-		buf_printf(note, "  # family %s%s%s: %s; adds", f->name, a ? " on " : "",
-			   a == IR_ARCH_I386 ? "i386" : a == IR_ARCH_X32 ? "x32" : "", f->reason);
+		buf_printf(note, "  # family %s%s%s: %s%s; adds", f->name, a ? " on " : "",
+			   a == IR_ARCH_I386 ? "i386" : a == IR_ARCH_X32 ? "x32" : "", f->reason,
+			   implied ? " (the directory listings the file rules allow)" : "");
 		for (size_t i = n0; i < n; i++)
 			buf_printf(note, " %s", e[i].name);
 		buf_puts(note, "\n");
@@ -612,7 +621,10 @@ static size_t add_family(const gen_ctx *c, const gen_family *f, int a, const sys
 	return n;
 }
 
-static void gen_syscalls(const gen_ctx *c, const gen_opts *o, tr_rec **v, size_t n, buf *out)
+/* listed: the file rules allow directory listings (listing_rules), which
+ * need the getdents family to be of use. */
+static void gen_syscalls(const gen_ctx *c, const gen_opts *o, tr_rec **v, size_t n, bool listed,
+			 buf *out)
 {
 	unsigned arches = 0;
 	size_t nrec = 0, nsel = 0, nfam = sizeof families / sizeof *families, cap = n + 1;
@@ -639,7 +651,9 @@ static void gen_syscalls(const gen_ctx *c, const gen_opts *o, tr_rec **v, size_t
 	if (!o->no_families)
 		for (int a = IR_ARCH_X86_64; a <= IR_ARCH_X32; a++)
 			for (size_t f = 0; f < nfam; f++)
-				nsel = add_family(c, &families[f], a, rec, nrec, sel, nsel, &note);
+				nsel = add_family(c, &families[f], a, rec, nrec, sel, nsel, &note,
+						  listed && a == IR_ARCH_X86_64 &&
+						  families[f].members == fam_getdents);
 	for (size_t i = 0; i < nsel; i++)
 		arches |= 1u << sel[i].arch;
 	/* One list, sorted by name. */
@@ -716,23 +730,124 @@ static char *elf_interp(const char *path)
 /* per[p]: the generalised paths seen with permission p. seen: every path
  * seen as "its generalisation for writing\x01for reading", to tell which
  * were never written (a written path generalises more: its numbers). */
-static void add_file(const gen_ctx *c, strset *per, strset *seen, const char *path, unsigned bit)
+static void add_file(const gen_ctx *c, strset *per, strset *seen, const char *path, unsigned bit,
+		     const strset *dirs, strset *anchors)
 {
 	ir_event ev = { .domain = IR_FILE };
 	ev.u.file.path = path;
 	ev.u.file.perm = bit;
+	ev.u.file.dir = dirs && dirs->n && bsearch(&path, dirs->v, dirs->n, sizeof *dirs->v, str_cmp);
 	if (base_allows(c, &ev))
 		return;
 	bool written = bit & (IR_PERM_WRITE | IR_PERM_APPEND | IR_PERM_LINK | IR_PERM_LOCK);
 	char *w = gen_generalize_path(path, true), *r = gen_generalize_path(path, false);
+	if (anchors && bit == IR_PERM_READ) {
+		/* a file: the directory it is in; a directory: itself */
+		char *d = ev.u.file.dir ? xstrdup(r) : parent_of(r);
+		if (data_dir(d))
+			ss_add(anchors, d);
+		else
+			free(d);
+	}
 	ss_add(seen, xasprintf("%s\x01%s", w, r));
 	ss_add(&per[__builtin_ctz(bit)], written ? w : r);
 	free(written ? r : w);
 }
 
-static void gen_files(const gen_ctx *c, const gen_opts *o, tr_rec **v, size_t n, buf *out)
+/* The directories a trace shows: every proper ancestor of a path recorded
+ * (a lookup that went through it, other than one refused with ENOTDIR).
+ * The trace names a directory opened to list it as a file ("D/list read");
+ * this is how gen knows it is one, to decide it as the kernel names it,
+ * "D/list/" (ir_event.dir), against a base or the profile being updated. */
+static void trace_dirs(const gen_opts *o, tr_rec **v, size_t n, strset *dirs)
 {
-	strset per[NPERM] = { { 0 } }, seen = { 0 };
+	for (size_t i = 0; i < n; i++) {
+		bool file = v[i]->kind == TR_FILE && strcmp(v[i]->f[2], "ENOTDIR");
+		bool exec = v[i]->kind == TR_EXEC && result_ok(o, v[i]->f[1], false);
+		if (!file && !exec)
+			continue;
+		const char *p = v[i]->f[0];
+		for (const char *sl = strchr(p + 1, '/'); sl; sl = strchr(sl + 1, '/'))
+			ss_add(dirs, xstrndup(p, (size_t)(sl - p)));
+	}
+	ss_sort_uniq(dirs);
+}
+
+/* ---- directory listings ----
+ *
+ * Reading a directory is listing it: the names of its entries, never their
+ * contents (AppArmor and the BPF enforcer decide the open of a directory as
+ * "DIR/", and getdents64 on it needs nothing more; what a file holds is
+ * decided by the file's own rule when it is opened). A server reading files
+ * from a data directory lists it, or a directory beneath it, in a run the
+ * recording never saw: nginx's autoindex of www/list/ after a soak that
+ * only fetched www's files. So a data directory (data_dir: not a system,
+ * top-level or shared one) that a file was read from, or that was itself
+ * listed, may be listed, and so may every directory beneath it: "DIR/" and
+ * "DIR/\**\/" read, directory forms only, so no file there becomes readable
+ * and nothing writable, and never above the directory the reads were in.
+ * Nested ones fold into the outermost; a DIR/\** read glob already covers
+ * the directories beneath DIR. True if any rule was written (the getdents
+ * family comes with it: gen_syscalls). */
+static bool listing_rules(const gen_ctx *c, strset *anchors, const strset *reads, buf *out)
+{
+	ss_sort_uniq(anchors);
+	bool said = false;
+	for (size_t i = 0; i < anchors->n; i++) {
+		const char *d = anchors->v[i];
+		bool inner = false;
+		for (size_t k = 0; k < i && !inner; k++)   /* sorted: an ancestor comes first */
+			inner = covered(d, anchors->v[k], true);
+		for (size_t g = 0; g < reads->n && !inner; g++) {
+			size_t l = strlen(reads->v[g]);
+			if (l > 3 && !strcmp(reads->v[g] + l - 3, "/**")) {
+				char *x = xstrndup(reads->v[g], l - 3);
+				inner = covered(d, x, true);
+				free(x);
+			}
+		}
+		if (inner)
+			continue;
+		char *self = xasprintf("%s/", d), *deep = xasprintf("%s/**/", d);
+		char *deep_glob = xasprintf("%s/**", d), *sub = xasprintf("%s/x", d);
+		ir_event ev = { .domain = IR_FILE };
+		ev.u.file.perm = IR_PERM_READ;
+		ev.u.file.dir = true;
+		ev.u.file.path = d;
+		bool need_self = !base_allows(c, &ev);
+		ev.u.file.path = sub;   /* a directory beneath it */
+		bool need_deep = !base_allows(c, &ev) &&
+				 !(reads->n && bsearch(&deep_glob, reads->v, reads->n, sizeof *reads->v,
+						       str_cmp));
+		if ((need_self || need_deep) && !said) {
+			buf_puts(out, "  # Directory listings: a data directory files were read from, and the "
+				      "directories beneath it, may be listed (DIR/ and DIR/**/ read: names, never "
+				      "contents, which each file's rule decides; never a write).\n");
+			said = true;
+		}
+		if (need_self) {
+			buf_puts(out, "  allow file ");
+			src_string(out, self);
+			buf_puts(out, " read;\n");
+		}
+		if (need_deep) {
+			buf_puts(out, "  allow file ");
+			src_string(out, deep);
+			buf_puts(out, " read;\n");
+		}
+		free(self), free(deep), free(deep_glob), free(sub);
+	}
+	return said;
+}
+
+/* The file rules; true if they allow directory listings. */
+static bool gen_files(const gen_ctx *c, const gen_opts *o, tr_rec **v, size_t n, buf *out)
+{
+	strset per[NPERM] = { { 0 } }, seen = { 0 }, dirs = { 0 }, anchors = { 0 };
+	buf listings;
+	buf_init(&listings);
+	bool listed = false;
+	trace_dirs(o, v, n, &dirs);
 	/* An exec is also a file access that only an LSM sees (no syscall
 	 * opens the file): the kernel opens the program and its ELF interpreter
 	 * for execute, reads them and maps them executable. polc allows an exec
@@ -748,7 +863,7 @@ static void gen_files(const gen_ctx *c, const gen_opts *o, tr_rec **v, size_t n,
 			if (f)
 				for (unsigned bit = IR_PERM_READ; bit <= IR_PERM_MMAP; bit <<= 1)
 					if (bit & (IR_PERM_READ | IR_PERM_EXEC | IR_PERM_MMAP))
-						add_file(c, per, &seen, f, bit);
+						add_file(c, per, &seen, f, bit, NULL, NULL);
 		}
 		free(interp);
 	}
@@ -758,8 +873,9 @@ static void gen_files(const gen_ctx *c, const gen_opts *o, tr_rec **v, size_t n,
 		unsigned bit = perm_bit(v[i]->f[1]);
 		if (!bit)
 			continue;   /* stat: no permission in the language */
-		add_file(c, per, &seen, v[i]->f[0], bit);
+		add_file(c, per, &seen, v[i]->f[0], bit, &dirs, &anchors);
 	}
+	ss_free(&dirs);
 	unsigned T = o->dir_threshold ? o->dir_threshold : 8;
 	const char *cwd[8];
 	bool cwd_used[8] = { false };
@@ -767,8 +883,21 @@ static void gen_files(const gen_ctx *c, const gen_opts *o, tr_rec **v, size_t n,
 	for (size_t i = 0; i < n && ncwd < 8; i++)
 		if (v[i]->kind == TR_META && v[i]->nf == 2 && !strcmp(v[i]->f[0], "cwd"))
 			cwd[ncwd++] = v[i]->f[1];
+	for (size_t i = 0; o->literal_cwd && i < ncwd; i++) {
+		/* --literal-cwd: no listing glob there either */
+		char *g = gen_generalize_path(cwd[i], false);
+		size_t k = 0;
+		for (size_t a = 0; a < anchors.n; a++) {
+			if (!strcmp(anchors.v[a], g) || covered(anchors.v[a], g, true))
+				free(anchors.v[a]);
+			else
+				anchors.v[k++] = anchors.v[a];
+		}
+		anchors.n = k;
+		free(g);
+	}
 	for (size_t i = 0; i < ncwd; i++) {
-		bool sys = !cwd_generalisable(cwd[i]);
+		bool sys = !data_dir(cwd[i]);
 		if (!sys && !o->literal_cwd)
 			continue;
 		buf_puts(out, "  # Working directory ");
@@ -811,7 +940,7 @@ static void gen_files(const gen_ctx *c, const gen_opts *o, tr_rec **v, size_t n,
 		for (size_t i = 0; i < ncwd; i++) {
 			/* the directory as its files' paths were generalised */
 			char *g = gen_generalize_path(cwd[i], writes);
-			if (cwd_generalisable(cwd[i]) && !o->literal_cwd &&
+			if (data_dir(cwd[i]) && !o->literal_cwd &&
 			    collapse_cwd(&per[p], g, &blocked))
 				cwd_used[i] = true;
 			free(g);
@@ -829,6 +958,8 @@ static void gen_files(const gen_ctx *c, const gen_opts *o, tr_rec **v, size_t n,
 				ss_add(&denies, buf_cstr(&d));
 			}
 		ss_free(&without[p]);
+		if (p == 0)
+			listed = listing_rules(c, &anchors, &per[p], &listings);
 		for (size_t i = 0; i < per[p].n; i++)
 			ss_add(&all, xasprintf("%s\x01%d", per[p].v[i], p));
 		ss_free(&per[p]);
@@ -863,6 +994,10 @@ static void gen_files(const gen_ctx *c, const gen_opts *o, tr_rec **v, size_t n,
 		i = j;
 	}
 	ss_free(&all);
+	ss_free(&anchors);
+	if (listings.len)
+		buf_put(out, listings.data, listings.len);
+	buf_free(&listings);
 	if (denies.n) {
 		ss_sort_uniq(&denies);
 		buf_puts(out, "  # Seen only read inside a directory generalised for writing: kept so.\n");
@@ -870,6 +1005,7 @@ static void gen_files(const gen_ctx *c, const gen_opts *o, tr_rec **v, size_t n,
 			buf_puts(out, denies.v[i]);
 	}
 	ss_free(&denies);
+	return listed;
 }
 
 static void gen_execs(const gen_ctx *c, const gen_opts *o, tr_rec **v, size_t n, buf *out)
@@ -1113,8 +1249,13 @@ int gen_policy(const trace *t, const gen_opts *o, buf *out, char **err)
 		buf_printf(out, "  use %s;\n", o->base);
 	buf body;
 	buf_init(&body);
-	gen_syscalls(&c, o, v, n, &body);
-	gen_files(&c, o, v, n, &body);
+	buf files;
+	buf_init(&files);
+	bool listed = gen_files(&c, o, v, n, &files);
+	gen_syscalls(&c, o, v, n, listed, &body);
+	if (files.len)
+		buf_put(&body, files.data, files.len);
+	buf_free(&files);
 	gen_execs(&c, o, v, n, &body);
 	gen_net(&c, o, v, n, &body);
 	gen_mounts(&c, o, v, n, &body);

@@ -12,7 +12,10 @@
  *        a directory glob only with the permissions every entry in it
  *        was seen with, never dir/\** over a shared root (/usr/lib); the
  *        run's working directory (meta cwd) as WD/\** the same way, unless
- *        it is a system or top-level directory or literal_cwd.
+ *        it is a system or top-level directory or literal_cwd; a data
+ *        directory files were read from (or that was listed) listable with
+ *        the directories beneath it, DIR/ and DIR/\**\/ read only, and the
+ *        getdents family with it (directory forms: names, never contents).
  * Promises: deterministic (same trace, same bytes); only successful events
  *        unless include_failed; with base, a `use BASE;` line and only what
  *        that rule (under default deny syscall) does not already allow, as
