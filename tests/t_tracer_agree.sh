@@ -29,7 +29,7 @@ diff -u "$T/ptrace.cmp" "$T/ebpf.cmp" || fail "the recorders disagree (- ptrace,
 for want in 'meta processes 2' 'cap chown ok 1' 'cap setuid ok 1' 'cap net_raw ok 1' \
 	'cap net_bind_service ok 1' "file \"$T/d/a.txt\" write ok 7" \
 	"file \"$T/d/l\" read ELOOP 1" "file \"$T/d/thread.log\" append ok 1" \
-	"file \"$T/d/thread.log\" write ok 1" \
+	"file \"$T/d/thread.log\" write ok 1" "file \"$T/d/a.txt\" lock ok 2" \
 	'exec "/usr/bin/true" ok 1' "net bind unix stream \"$T/d/sock\" - ok 1" \
 	'syscall x86_64 utime 1' 'syscall x86_64 utimes 1' 'syscall x86_64 open 1' \
 	'syscall x86_64 clone 2'; do

@@ -29,6 +29,10 @@ char LICENSE[] SEC("license") = "GPL";
 #define O_PATH_ 010000000
 #define PROT_EXEC_ 4
 #define O_NOFOLLOW_ 0400000
+#define F_SETLK_ 6
+#define F_SETLKW_ 7
+#define F_OFD_SETLK_ 37
+#define F_OFD_SETLKW_ 38
 #define AT_SYMLINK_NOFOLLOW_ 0x100
 
 struct { __uint(type, BPF_MAP_TYPE_CGROUP_ARRAY); __uint(max_entries, 1);
@@ -431,6 +435,13 @@ static __always_inline void decode(struct tb_scratch *s, long nr, unsigned long 
 		fd_ev_g((nr == POLC_NR_mmap ? TBP_MMAP : TBP_LOCK) | TBP_FOLLOW, fd);
 		break;
 	}
+	case POLC_NR_fcntl:
+		/* a record lock is the file's lock permission, as flock is (the
+		 * kernel's file_lock hook sees both) */
+		if (a[1] == F_SETLK_ || a[1] == F_SETLKW_ || a[1] == F_OFD_SETLK_ ||
+		    a[1] == F_OFD_SETLKW_)
+			fd_ev_g(TBP_LOCK | TBP_FOLLOW, d0);
+		break;
 	case POLC_NR_socket: {
 		struct tb_key *k = new_key(&s->in, TB_NET, TBN_CREATE);
 		if (k) {

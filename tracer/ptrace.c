@@ -393,6 +393,12 @@ static bool decode(thread *t, int nr, const uint64_t *a)
 			add_path(p, fd_path(tid, sys_arg_int(a[4])), "mmap", NULL);
 		}
 		break;
+	case POLC_NR_fcntl:
+		/* a record lock is the file's lock permission, as flock is (the
+		 * kernel's file_lock hook sees both) */
+		if (a[1] != F_SETLK && a[1] != F_SETLKW && a[1] != F_OFD_SETLK && a[1] != F_OFD_SETLKW)
+			break;
+		/* fall through */
 	case POLC_NR_flock:
 		p->kind = P_FD;
 		add_path(p, fd_path(tid, sys_arg_int(a[0])), "lock", NULL);

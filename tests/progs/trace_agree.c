@@ -126,6 +126,14 @@ static void files(const char *dir)
 	utimensat(d, "a.txt", NULL, 0);
 	fd = open(at(dir, "a.txt"), O_RDONLY);
 	futimens(fd, NULL);                               /* no path: no record */
+	/* a record lock (fcntl) is the file's lock permission, as flock's;
+	 * F_GETLK tests and locks nothing: no record */
+	struct flock fl = { .l_type = F_RDLCK, .l_whence = SEEK_SET };
+	fcntl(fd, F_GETLK, &fl);
+	fl.l_type = F_RDLCK;
+	fcntl(fd, F_SETLK, &fl);
+	fl.l_type = F_UNLCK;
+	fcntl(fd, F_SETLK, &fl);
 	close(fd);
 	chmod(at(dir, "a.txt"), 0600);
 	truncate(at(dir, "a.txt"), 0);
