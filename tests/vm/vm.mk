@@ -3,6 +3,10 @@
 #                  tests/vm/t_*.sh in the VM lab; prints "N passed, N failed".
 #   make vm-image  download the kernel and build the initramfs now
 #                  (run-in-vm.sh does this on first use anyway).
+#   make lab-servers  the server profiles' whole matrix under AppArmor and
+#                  BPF LSM (tests/vm/t_profiles_servers_lsm.sh: nginx,
+#                  memcached, mariadb; profiles from load a and shipped;
+#                  loads a and b); the CI runs its lean default.
 # The probe is a BPF LSM program with a libbpf loader built from a skeleton.
 
 VM_BUILD := $(BUILD)/tests/vm
@@ -24,6 +28,11 @@ TEST_EXTRA += $(VM_BUILD)/lsm_probe
 .PHONY: vm-image
 vm-image:
 	VM_VERBOSE=1 sh tests/vm/build-image.sh $(BUILD)/vm
+
+.PHONY: lab-servers
+lab-servers: all
+	SERVERS="nginx memcached mariadb" PROFILES="from-load-a shipped" LOADS="a b" \
+		LAB_TIMEOUT=$${LAB_TIMEOUT:-7200} BUILD=$(BUILD) sh tests/vm/t_profiles_servers_lsm.sh
 
 vmtest: check-deps
 	@$(MAKE) --no-print-directory test-bins
