@@ -10,6 +10,11 @@
 #                       stdout, the records in $L/denied
 #   show_denied         the records, most frequent first
 #   lsm_unwatch         fails (no) if the ring buffer dropped a record
+# And on the host, by the same tests:
+#   lab_inside SCRIPT DIR PASS [--env N=V]...  runs `sh SCRIPT --inside DIR`
+#                       in the lab (2 GB, DIR shared, LAB_TIMEOUT or 900 s),
+#                       prints its output and time, and exits: 0 with
+#                       "PASS: PASS" if it ended ALL-OK, else 1
 lsm_watch() {
 	echo 0 > /proc/sys/kernel/printk_ratelimit
 	keep=/sys/fs/cgroup/unified/$1; mkdir -p $keep
@@ -38,4 +43,18 @@ lsm_unwatch() {
 	grep -q ' 0 log records dropped' $L/status || no "BPF log records dropped: $(tail -n 1 $L/status)"
 	kill $follower 2>/dev/null
 	"$POLC" unload --cgroup $keep
+}
+
+lab_inside() {
+	script=$1 dir=$2 msg=$3; shift 3
+	start=$(date +%s)
+	sh "$SRC/tests/vm/run-in-vm.sh" --timeout "${LAB_TIMEOUT:-900}" --mem 2048 --share "$dir" "$@" \
+		-- sh "$script" --inside "$dir" > "$dir/out" 2>&1
+	rc=$?
+	cat "$dir/out"
+	echo "lab run: exit $rc, $(( $(date +%s) - start ))s"
+	[ $rc = 0 ] || { echo "FAIL: lab exit $rc"; exit 1; }
+	grep -q '^ALL-OK$' "$dir/out" || { echo "FAIL: no ALL-OK"; exit 1; }
+	echo "PASS: $msg"
+	exit 0
 }

@@ -53,19 +53,11 @@ if [ "${1:-}" != --inside ]; then
 	for p in $want; do cp "$PROFILES/$p.pol" "$dir/$p.pol"; done
 	# the control: one recorded path less
 	grep -v '"/proc/sys/vm/overcommit_memory"' "$PROFILES/redis.pol" > "$dir/control.pol"
-	start=$(date +%s)
-	sh "$SRC/tests/vm/run-in-vm.sh" --timeout "${LAB_TIMEOUT:-900}" --mem 2048 --share "$dir" \
+	. "$SRC/tests/vm/lsm-denials.sh"   # lab_inside
+	lab_inside "$SRC/tests/vm/t_profiles_lsm.sh" "$dir" "$want enforced by AppArmor and BPF LSM with 0 denials" \
 		--env POLC="$POLC" --env SRC="$SRC" --env WANT="$want" \
 		--env REDIS_N="${REDIS_N:-2000}" --env PG_T="${PG_T:-50}" \
-		--env PG_SECS="${PG_SECS:-}" --env PG_SCALE="${PG_SCALE:-1}" \
-		-- sh "$SRC/tests/vm/t_profiles_lsm.sh" --inside "$dir" > "$dir/out" 2>&1
-	rc=$?
-	cat "$dir/out"
-	echo "lab run: exit $rc, $(( $(date +%s) - start ))s"
-	[ $rc = 0 ] || { echo "FAIL: lab exit $rc"; exit 1; }
-	grep -q '^ALL-OK$' "$dir/out" || { echo "FAIL: no ALL-OK"; exit 1; }
-	echo "PASS: $want enforced by AppArmor and BPF LSM with 0 denials"
-	exit 0
+		--env PG_SECS="${PG_SECS:-}" --env PG_SCALE="${PG_SCALE:-1}"
 fi
 
 # ---- inside the lab, as root ----

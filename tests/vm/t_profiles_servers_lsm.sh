@@ -51,18 +51,11 @@ if [ "${1:-}" != --inside ]; then
 		want="$want $s"
 	done
 	[ -n "$want" ] || { echo "SKIP: none of nginx, memcached, mariadb is installed"; exit 0; }
-	start=$(date +%s)
-	sh "$SRC/tests/vm/run-in-vm.sh" --timeout "${LAB_TIMEOUT:-900}" --mem 2048 --share "$dir" \
-		--env POLC="$POLC" --env SRC="$SRC" --env WANT="$want" --env SECS="${SECS:-1}" --env TARGETS="${TARGETS:-apparmor bpf}" \
-		--env PROFILES="$PROFILES" --env LOADS="${LOADS:-b}" \
-		-- sh "$SRC/tests/vm/t_profiles_servers_lsm.sh" --inside "$dir" > "$dir/out" 2>&1
-	rc=$?
-	cat "$dir/out"
-	echo "lab run: exit $rc, $(( $(date +%s) - start ))s"
-	[ $rc = 0 ] || { echo "FAIL: lab exit $rc"; exit 1; }
-	grep -q '^ALL-OK$' "$dir/out" || { echo "FAIL: no ALL-OK"; exit 1; }
-	echo "PASS:$want loads ${LOADS:-b} under the $PROFILES profiles, ${TARGETS:-apparmor bpf}: 0 denials"
-	exit 0
+	. "$SRC/tests/vm/lsm-denials.sh"   # lab_inside
+	lab_inside "$SRC/tests/vm/t_profiles_servers_lsm.sh" "$dir" \
+		"$want loads ${LOADS:-b} under the $PROFILES profiles, ${TARGETS:-apparmor bpf}: 0 denials" \
+		--env POLC="$POLC" --env SRC="$SRC" --env WANT="$want" --env SECS="${SECS:-1}" \
+		--env TARGETS="${TARGETS:-apparmor bpf}" --env PROFILES="$PROFILES" --env LOADS="${LOADS:-b}"
 fi
 
 # ---- inside the lab, as root ----
