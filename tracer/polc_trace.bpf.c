@@ -29,6 +29,7 @@ char LICENSE[] SEC("license") = "GPL";
 #define O_PATH_ 010000000
 #define PROT_EXEC_ 4
 #define O_NOFOLLOW_ 0400000
+#define O_TMPFILE_BIT_ 020000000   /* __O_TMPFILE */
 #define F_SETLK_ 6
 #define F_SETLKW_ 7
 #define F_OFD_SETLK_ 37
@@ -240,6 +241,8 @@ static __always_inline unsigned int open_perm(__u64 fl)
 		p |= TBP_WRITE;
 	if (!(fl & O_NOFOLLOW_))
 		p |= TBP_FOLLOW;
+	if (fl & O_TMPFILE_BIT_)
+		p |= TBP_TMPFILE;
 	return p ? p : TBP_READ;
 }
 
@@ -525,6 +528,24 @@ static __always_inline void count_key(struct tb_key *k)
 	}
 }
 
+/* An O_TMPFILE open that succeeded: the path of the new file (fd), as the
+ * kernel and AppArmor name it, "DIR/#INODE", instead of the directory the
+ * call named (the ptrace recorder reads it back from the descriptor). */
+__noinline int tmpfile_g(__u32 tid, __u32 i, int fd)
+{
+	__u32 zero = 0;
+	struct tb_scratch *s = bpf_map_lookup_elem(&scratch, &zero);
+	struct tb_inflight *in = bpf_map_lookup_elem(&inflight, &tid);
+	if (!s || !in)
+		return -1;
+	struct tb_key *k = &in->key[i & 1];
+	if (key_fd(s, k, fd) < 0)
+		return -1;
+	k->base[0] = 0;
+	in->upath[i & 1] = 0;
+	return 0;
+}
+
 SEC("tp_btf/sys_exit")
 int BPF_PROG(polc_exit, struct pt_regs *regs, long ret)
 {
@@ -540,6 +561,11 @@ int BPF_PROG(polc_exit, struct pt_regs *regs, long ret)
 			break;
 		struct tb_key *k = &in->key[i & 1];
 		k->result = res;
+		if (k->kind == TB_FILE && (k->perm & TBP_TMPFILE)) {
+			k->perm &= ~TBP_TMPFILE;
+			if (ret >= 0 && tmpfile_g(tid, i, (int)ret) < 0)
+				lose(TBL_READ_FAULT);
+		}
 		if (in->upath[i & 1]) {
 			long n = bpf_probe_read_user_str(k->path, TB_PATH,
 							 (void *)in->upath[i & 1]);

@@ -16,7 +16,9 @@ enum { TB_FILE = 1, TB_EXEC = 2, TB_NET = 3, TB_MOUNT = 4, TB_CAP = 5 };
 /* File perms (bit per trace perm). */
 enum { TBP_READ = 1, TBP_WRITE = 2, TBP_APPEND = 4, TBP_EXEC = 8, TBP_MMAP = 16,
        TBP_LINK = 32, TBP_LOCK = 64, TBP_STAT = 128,
-       TBP_FOLLOW = 256 /* not a perm: the last component is followed */ };
+       TBP_FOLLOW = 256, /* not a perm: the last component is followed */
+       TBP_TMPFILE = 512 /* not a perm, never leaves the kernel: an O_TMPFILE
+                            open, named at exit by its new file (DIR/#INODE) */ };
 /* Network operations. */
 enum { TBN_CREATE = 1, TBN_BIND, TBN_CONNECT, TBN_LISTEN, TBN_ACCEPT, TBN_SEND };
 /* Mount operations. */

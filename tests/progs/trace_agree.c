@@ -143,6 +143,10 @@ static void files(const char *dir)
 	unlink(at(dir, "c.txt"));
 	mkdir(at(dir, "sub"), 0755);
 	rmdir(at(dir, "sub"));
+	/* O_TMPFILE: the file is named DIR/#INODE, as the kernel names it */
+	fd = open(dir, O_TMPFILE | O_RDWR, 0600);
+	if (fd >= 0)
+		close(fd);
 	fd = open(at(dir, "missing"), O_RDONLY);
 	if (fd >= 0)
 		close(fd);
