@@ -84,6 +84,23 @@ const char *dfa_add_glob(dfa_patset *ps, const dfa_tok *prefix, size_t nprefix,
 	return NULL;
 }
 
+/* The one byte a token takes, or -1 (a set of several bytes, or "many"). */
+static int tok_lit(const dfa_tok *tk)
+{
+	if (tk->many)
+		return -1;
+	int one = -1, count = 0;
+	for (unsigned i = 0; i < 32; i += 8) {
+		uint64_t w;
+		memcpy(&w, tk->set + i, 8);
+		if (w) {
+			count += __builtin_popcountll(w);
+			one = (int)(i * 8 + (unsigned)__builtin_ctzll(w));
+		}
+	}
+	return count == 1 ? one : -1;
+}
+
 /* -------------------------------------------------- interning of vectors */
 
 /* Distinct u32 vectors get dense ids in order of first appearance. */
@@ -235,6 +252,26 @@ static int cmp_u32(const void *x, const void *y)
 	return a < b ? -1 : a > b;
 }
 
+/* Sort a position set. Sets are built from sorted sets, so each is nearly
+ * in order (disorder only inside one pattern's positions): an insertion
+ * sort is linear on them; a long run of disorder falls back to qsort. */
+static void sort_set(uint32_t *v, size_t n)
+{
+	size_t moves = 0;
+	for (size_t i = 1; i < n; i++) {
+		uint32_t x = v[i];
+		size_t j = i;
+		for (; j > 0 && v[j - 1] > x; j--)
+			v[j] = v[j - 1];
+		v[j] = x;
+		moves += i - j;
+		if (moves > 4 * n + 64) {
+			xqsort(v, n, 4, cmp_u32);
+			return;
+		}
+	}
+}
+
 /* -------------------------------------------------------- byte classes */
 
 static void byte_classes(const dfa_patset *ps, uint8_t cls[256], uint32_t *ncls)
@@ -249,10 +286,17 @@ static void byte_classes(const dfa_patset *ps, uint8_t cls[256], uint32_t *ncls)
 	/* Refining by a set already seen changes nothing: each distinct set
 	 * once (most tokens of a large policy are the same few literals). */
 	interner seen = { 0 };
+	bool lit_seen[256] = { false };
 	for (size_t i = 0; i <= ps->n && n < 256; i++) {
 		size_t nt = i < ps->n ? ps->v[i].ntok : 1;
 		for (size_t t = 0; t < nt && n < 256; t++) {
 			const uint8_t *set = i < ps->n ? ps->v[i].tok[t].set : slash;
+			int lit = i < ps->n ? tok_lit(&ps->v[i].tok[t]) : '/';
+			if (lit >= 0) {
+				if (lit_seen[lit])
+					continue;
+				lit_seen[lit] = true;
+			}
 			uint32_t w[8];
 			memcpy(w, set, sizeof w);
 			bool added;
@@ -324,14 +368,15 @@ static const char *determinize(nfa *a, const uint8_t cls[256], uint32_t ncls,
 	a->nset = 0;
 	for (uint32_t k = 0; k < a->ps->n; k++)
 		nfa_enter(a, k, 0, false);
-	xqsort(a->set, a->nset, 4, cmp_u32);
+	sort_set(a->set, a->nset);
 	in_put(&sets, a->set, a->nset, NULL);
 	const char *err = NULL;
 	/* A state's positions whose token takes one byte go to that byte's
 	 * class only; the rest are tried for every class. Stepping every
 	 * position on every class cost (positions x classes) per state. */
 	uint32_t *start = xmalloc((ncls + 1) * sizeof *start);
-	uint32_t *bucket = NULL, *wild = NULL;
+	uint32_t *bucket = NULL, *wild = NULL, empty = UINT32_MAX, memo_to[256];
+	uint64_t memo_key[256];
 	size_t bcap = 0, wcap = 0;
 	for (uint32_t s = 0; s < sets.n; s++) {
 		if (sets.n > max_states) {
@@ -356,17 +401,48 @@ static const char *determinize(nfa *a, const uint8_t cls[256], uint32_t ncls,
 			else if (b == -1)
 				wild[nwild++] = cur[i];
 		}
+		size_t nmemo = 0;
 		for (uint32_t c = 0; c < ncls; c++) {
 			cur = in_get(&sets, s, &n);   /* in_put may move the pool */
 			uint32_t lo = c ? start[c - 1] : 0, hi = start[c];
+			if (lo == hi && !nwild) {
+				/* nothing steps on c: the empty set (most of a large
+				 * policy's transitions) */
+				if (empty == UINT32_MAX)
+					empty = in_put(&sets, NULL, 0, NULL);
+				r->trans[(size_t)s * ncls + c] = empty;
+				continue;
+			}
+			/* Only sets ("**" and the like) step on c: the result
+			 * depends on which of them take rep[c] and on whether it
+			 * is '/'; classes alike in that share the target. */
+			uint64_t key = rep[c] == '/';
+			bool memo = lo == hi && nwild < 64;
+			for (size_t i = 0; memo && i < nwild; i++) {
+				const dfa_pat *p = &a->ps->v[a->pat[wild[i]]];
+				size_t t = (wild[i] - a->base[a->pat[wild[i]]]) / 2;
+				key |= (uint64_t)glob_tok_has(&p->tok[t], (unsigned char)rep[c]) << (i + 1);
+			}
+			size_t mi = 0;
+			while (memo && mi < nmemo && memo_key[mi] != key)
+				mi++;
+			if (memo && mi < nmemo) {
+				r->trans[(size_t)s * ncls + c] = memo_to[mi];
+				continue;
+			}
 			a->gen++;
 			a->nset = 0;
 			for (uint32_t i = lo; i < hi; i++)
 				nfa_step(a, bucket[i], rep[c]);
 			for (size_t i = 0; i < nwild; i++)
 				nfa_step(a, wild[i], rep[c]);
-			xqsort(a->set, a->nset, 4, cmp_u32);
-			r->trans[(size_t)s * ncls + c] = in_put(&sets, a->set, a->nset, NULL);
+			sort_set(a->set, a->nset);
+			uint32_t to = in_put(&sets, a->set, a->nset, NULL);
+			r->trans[(size_t)s * ncls + c] = to;
+			if (memo) {
+				memo_key[nmemo] = key;
+				memo_to[nmemo++] = to;
+			}
 		}
 	}
 	free(start);
@@ -386,71 +462,194 @@ static const char *determinize(nfa *a, const uint8_t cls[256], uint32_t ncls,
 	return err;
 }
 
-/* One round of Moore refinement into next: states with the same class and
- * the same classes of successors share a new class, numbered in order of
- * first appearance. Signatures are compared in place through part and the
- * transitions (copying them into an interner cost a third of the build). */
-static size_t refine(const raw_dfa *r, const uint32_t *part, uint32_t *next, uint32_t *tab,
-		     size_t tcap)
+/* Predecessors of every state (CSR: pred[pcount[s] .. pcount[s + 1]]). */
+static void predecessors(const uint32_t *trans, uint32_t n, uint32_t m, uint32_t **pcount_out,
+			 uint32_t **pred_out)
 {
-	uint32_t n = r->nstates, m = r->ncls;
-	size_t count = 0;
-	memset(tab, 0, tcap * sizeof *tab);
-	for (uint32_t s = 0; s < n; s++) {
-		const uint32_t *ts = &r->trans[(size_t)s * m];
-		uint64_t h = 1469598103934665603ull ^ part[s];
-		for (uint32_t c = 0; c < m; c++) {
-			h ^= part[ts[c]];
-			h *= 1099511628211ull;
-			h ^= h >> 29;
-		}
-		for (size_t k = h & (tcap - 1);; k = (k + 1) & (tcap - 1)) {
-			if (!tab[k]) {
-				tab[k] = s + 1;
-				next[s] = (uint32_t)count++;
-				break;
-			}
-			uint32_t o = tab[k] - 1;
-			const uint32_t *to = &r->trans[(size_t)o * m];
-			bool same = part[o] == part[s];
-			for (uint32_t c = 0; c < m && same; c++)
-				same = part[to[c]] == part[ts[c]];
-			if (same) {
-				next[s] = next[o];
-				break;
-			}
-		}
-	}
-	return count;
+	uint32_t *pcount = xcalloc((size_t)n + 2, sizeof *pcount);
+	for (size_t i = 0; i < (size_t)n * m; i++)
+		pcount[trans[i] + 1]++;
+	for (uint32_t s = 0; s < n; s++)
+		pcount[s + 1] += pcount[s];
+	uint32_t *pred = xmalloc(((size_t)n * m + 1) * sizeof *pred);
+	uint32_t *fill = xmalloc(((size_t)n + 1) * sizeof *fill);
+	memcpy(fill, pcount, ((size_t)n + 1) * sizeof *fill);
+	for (uint32_t s = 0; s < n; s++)
+		for (uint32_t c = 0; c < m; c++)
+			pred[fill[trans[(size_t)s * m + c]]++] = s;
+	free(fill);
+	*pcount_out = pcount;
+	*pred_out = pred;
 }
 
-/* Moore refinement; returns the class of every state (start's class is
- * renumbered by dfa_build). */
-static uint32_t *minimize(const raw_dfa *r, uint32_t *nparts)
+/* Partition refinement: the block of each state, the members of each
+ * block as a linked list, and the blocks to split again. */
+typedef struct {
+	const raw_dfa *r;
+	uint32_t *part, nblocks;
+	uint32_t *head, *next;        /* per block: first state; per state: next */
+	uint32_t *dirty, ndirty;      /* blocks to split (stack); flags in isdirty */
+	bool *isdirty;
+	uint32_t *mem, *grp;          /* one block's states and their groups */
+	uint32_t *tab, *tgrp, *tgen, gen;   /* grouping table, stamped by gen */
+	size_t tcap;
+	uint32_t *pcount, *pred;
+} refiner;
+
+static uint64_t row_hash(const refiner *f, uint32_t s)
+{
+	uint32_t m = f->r->ncls;
+	const uint32_t *ts = &f->r->trans[(size_t)s * m];
+	uint64_t h = 1469598103934665603ull;
+	for (uint32_t c = 0; c < m; c++) {
+		h ^= f->part[ts[c]];
+		h *= 1099511628211ull;
+		h ^= h >> 29;
+	}
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdull;
+	return h ^ h >> 33;
+}
+
+static bool same_row(const refiner *f, uint32_t a, uint32_t b)
+{
+	uint32_t m = f->r->ncls;
+	const uint32_t *ta = &f->r->trans[(size_t)a * m], *tb = &f->r->trans[(size_t)b * m];
+	for (uint32_t c = 0; c < m; c++)
+		if (f->part[ta[c]] != f->part[tb[c]])
+			return false;
+	return true;
+}
+
+static void mark_dirty(refiner *f, uint32_t b)
+{
+	if (!f->isdirty[b]) {
+		f->isdirty[b] = true;
+		f->dirty[f->ndirty++] = b;
+	}
+}
+
+/* Split block b by the blocks of its states' successors (all grouped
+ * under the blocks as they were): the first group keeps b, each other
+ * becomes a new block, and the blocks of the moved states' predecessors
+ * must be split again. */
+static void split_block(refiner *f, uint32_t b)
+{
+	uint32_t n = 0, ngroups = 0;
+	for (uint32_t s = f->head[b]; s != UINT32_MAX; s = f->next[s])
+		f->mem[n++] = s;
+	if (n < 2)
+		return;
+	f->gen++;
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t s = f->mem[i];
+		for (size_t k = row_hash(f, s) & (f->tcap - 1);; k = (k + 1) & (f->tcap - 1)) {
+			if (f->tgen[k] != f->gen) {
+				f->tgen[k] = f->gen;
+				f->tab[k] = s;
+				f->tgrp[k] = f->grp[i] = ngroups++;
+				break;
+			}
+			if (same_row(f, f->tab[k], s)) {
+				f->grp[i] = f->tgrp[k];
+				break;
+			}
+		}
+	}
+	if (ngroups == 1)
+		return;
+	uint32_t base = f->nblocks - 1;   /* group g > 0 becomes block base + g */
+	f->nblocks += ngroups - 1;
+	f->head[b] = UINT32_MAX;
+	for (uint32_t g = 1; g < ngroups; g++)
+		f->head[base + g] = UINT32_MAX;
+	for (uint32_t i = n; i-- > 0;) {
+		uint32_t s = f->mem[i], nb = f->grp[i] ? base + f->grp[i] : b;
+		f->part[s] = nb;
+		f->next[s] = f->head[nb];
+		f->head[nb] = s;
+	}
+	for (uint32_t i = 0; i < n; i++)
+		if (f->grp[i])
+			for (uint32_t k = f->pcount[f->mem[i]]; k < f->pcount[f->mem[i] + 1]; k++)
+				mark_dirty(f, f->part[f->pred[k]]);
+}
+
+/* live[s]: a state other than the all-default entry's is reachable from s
+ * (backward search from those states; q: room for every state). Equivalent
+ * states agree, so the minimized DFA takes it from any of its states. */
+static bool *live_states(const raw_dfa *r, const uint32_t *pcount, const uint32_t *pred,
+			 uint32_t *q)
+{
+	bool *live = xcalloc((size_t)r->nstates + 1, sizeof *live);
+	size_t qt = 0;
+	for (uint32_t s = 0; s < r->nstates; s++)
+		if (r->entry[s] != 0) {
+			live[s] = true;
+			q[qt++] = s;
+		}
+	for (size_t qh = 0; qh < qt; qh++)
+		for (uint32_t i = pcount[q[qh]]; i < pcount[q[qh] + 1]; i++)
+			if (!live[pred[i]]) {
+				live[pred[i]] = true;
+				q[qt++] = pred[i];
+			}
+	return live;
+}
+
+/* The coarsest partition that separates states of different entries and
+ * is stable under every byte class (Moore's, refining only the blocks a
+ * split can affect: a long chain of splits costs its blocks, not a pass
+ * over every state per split). Returns the block of every state. */
+static uint32_t *minimize(const raw_dfa *r, uint32_t *nparts, bool **live)
 {
 	uint32_t n = r->nstates;
-	uint32_t *part = xmalloc(n * sizeof *part);
+	refiner f = { .r = r };
+	f.part = xmalloc(((size_t)n + 1) * sizeof *f.part);
 	interner first = { 0 };
 	for (uint32_t s = 0; s < n; s++)
-		part[s] = in_put(&first, &r->entry[s], 1, NULL);
-	size_t count = first.n;
+		f.part[s] = in_put(&first, &r->entry[s], 1, NULL);
+	f.nblocks = (uint32_t)first.n;
 	in_free(&first);
-	size_t tcap = 1024;
-	while (tcap < 2 * ((size_t)n + 1))
-		tcap *= 2;
-	uint32_t *tab = xmalloc(tcap * sizeof *tab);
-	for (;;) {
-		uint32_t *next = xmalloc(n * sizeof *next);
-		size_t nc = refine(r, part, next, tab, tcap);
-		free(part);
-		part = next;
-		if (nc == count)
-			break;
-		count = nc;
+	f.head = xmalloc(((size_t)n + 1) * sizeof *f.head);
+	f.next = xmalloc(((size_t)n + 1) * sizeof *f.next);
+	memset(f.head, 0xff, ((size_t)n + 1) * sizeof *f.head);
+	for (uint32_t s = n; s-- > 0;) {
+		f.next[s] = f.head[f.part[s]];
+		f.head[f.part[s]] = s;
 	}
-	free(tab);
-	*nparts = (uint32_t)count;
-	return part;
+	f.dirty = xmalloc(((size_t)n + 1) * sizeof *f.dirty);
+	f.isdirty = xcalloc((size_t)n + 1, sizeof *f.isdirty);
+	for (uint32_t b = f.nblocks; b-- > 0;)
+		mark_dirty(&f, b);
+	f.mem = xmalloc(((size_t)n + 1) * sizeof *f.mem);
+	f.grp = xmalloc(((size_t)n + 1) * sizeof *f.grp);
+	f.tcap = 1024;
+	while (f.tcap < 2 * ((size_t)n + 1))
+		f.tcap *= 2;
+	f.tab = xmalloc(f.tcap * sizeof *f.tab);
+	f.tgrp = xmalloc(f.tcap * sizeof *f.tgrp);
+	f.tgen = xcalloc(f.tcap, sizeof *f.tgen);
+	predecessors(r->trans, n, r->ncls, &f.pcount, &f.pred);
+	while (f.ndirty) {
+		uint32_t b = f.dirty[--f.ndirty];
+		f.isdirty[b] = false;
+		split_block(&f, b);
+	}
+	*live = live_states(r, f.pcount, f.pred, f.mem);
+	free(f.head);
+	free(f.next);
+	free(f.dirty);
+	free(f.isdirty);
+	free(f.mem);
+	free(f.grp);
+	free(f.tab);
+	free(f.tgrp);
+	free(f.tgen);
+	free(f.pcount);
+	free(f.pred);
+	*nparts = f.nblocks;
+	return f.part;
 }
 
 static void combine(uint32_t *into, const uint32_t *from, uint32_t nchan, bool *changed)
@@ -462,52 +661,17 @@ static void combine(uint32_t *into, const uint32_t *from, uint32_t nchan, bool *
 		}
 }
 
-/* dead[s]: only entry 0 is reachable from s (backward search from the
- * states whose entry is not 0). worst: per channel the most restrictive
- * decision of any state, defaults included (every state is reachable from
- * the start, which is all the enforcer needs it for). */
+/* The fail-closed entry: per channel the most restrictive decision of any
+ * state, defaults included (every state is reachable from the start,
+ * which is all the enforcer needs it for). */
 static void annotate(dfa *d, interner *ent, const uint32_t *defaults)
 {
-	uint32_t n = d->nstates, m = d->ncls, nc = d->nchan;
-	uint32_t *pcount = xcalloc(n + 1, sizeof *pcount);
-	for (size_t i = 0; i < (size_t)n * m; i++)
-		pcount[d->trans[i] + 1]++;
-	for (uint32_t s = 0; s < n; s++)
-		pcount[s + 1] += pcount[s];
-	uint32_t *pred = xmalloc(((size_t)n * m + 1) * sizeof *pred);
-	uint32_t *fill = xmalloc((n + 1) * sizeof *fill);
-	memcpy(fill, pcount, (n + 1) * sizeof *fill);
-	for (uint32_t s = 0; s < n; s++)
-		for (uint32_t c = 0; c < m; c++)
-			pred[fill[d->trans[(size_t)s * m + c]]++] = s;
-	free(fill);
-
 	uint32_t worst[32];
 	bool ch = false;
-	memcpy(worst, defaults, nc * 4);
-	bool *live = xcalloc(n, sizeof *live);
-	uint32_t *q = xmalloc(((size_t)n + 1) * sizeof *q);
-	size_t qt = 0;
-	for (uint32_t s = 0; s < n; s++) {
-		combine(worst, in_get(ent, d->accept[s], NULL), nc, &ch);
-		if (d->accept[s] != 0) {
-			live[s] = true;
-			q[qt++] = s;
-		}
-	}
-	for (size_t qh = 0; qh < qt; qh++)
-		for (uint32_t i = pcount[q[qh]]; i < pcount[q[qh] + 1]; i++)
-			if (!live[pred[i]]) {
-				live[pred[i]] = true;
-				q[qt++] = pred[i];
-			}
-	for (uint32_t s = 0; s < n; s++)
-		d->accept[s] |= live[s] ? 0 : POLC_ACC_DEAD;
-	d->worst = in_put(ent, worst, nc, NULL);
-	free(live);
-	free(q);
-	free(pred);
-	free(pcount);
+	memcpy(worst, defaults, d->nchan * 4);
+	for (uint32_t s = 0; s < d->nstates; s++)
+		combine(worst, in_get(ent, POLC_ACC_ENTRY(d->accept[s]), NULL), d->nchan, &ch);
+	d->worst = in_put(ent, worst, d->nchan, NULL);
 }
 
 const char *dfa_build(const dfa_patset *ps, uint32_t nchan, const uint32_t *defaults,
@@ -532,15 +696,7 @@ const char *dfa_build(const dfa_patset *ps, uint32_t nchan, const uint32_t *defa
 		a.litb[i] = -1;
 	for (size_t k = 0; k < ps->n; k++) {
 		for (size_t t = 0; t < ps->v[k].ntok; t++) {
-			const dfa_tok *tk = &ps->v[k].tok[t];
-			int one = -1, count = 0;
-			for (unsigned i = 0; i < 32 && count < 2 && !tk->many; i++)
-				if (tk->set[i]) {
-					count += __builtin_popcount(tk->set[i]);
-					one = (int)(i * 8 + (unsigned)__builtin_ctz(tk->set[i]));
-				}
-			if (count == 1)
-				a.litb[a.base[k] + 2 * t] = (int16_t)one;
+			a.litb[a.base[k] + 2 * t] = (int16_t)tok_lit(&ps->v[k].tok[t]);
 		}
 		a.litb[a.base[k] + 2 * ps->v[k].ntok] = -2;   /* the end: steps nowhere */
 	}
@@ -563,7 +719,8 @@ const char *dfa_build(const dfa_patset *ps, uint32_t nchan, const uint32_t *defa
 		return err;
 	}
 	uint32_t np;
-	uint32_t *part = minimize(&r, &np);
+	bool *live;
+	uint32_t *part = minimize(&r, &np, &live);
 	/* Number the classes in BFS order from the start: a canonical DFA. */
 	uint32_t *id = xmalloc(np * sizeof *id), *repr = xmalloc(np * sizeof *repr);
 	memset(id, 0xff, np * sizeof *id);
@@ -574,7 +731,7 @@ const char *dfa_build(const dfa_patset *ps, uint32_t nchan, const uint32_t *defa
 	d->accept = xmalloc(np * sizeof *d->accept);
 	for (uint32_t i = 0; i < n; i++) {
 		uint32_t s = order[i];
-		d->accept[i] = r.entry[s];
+		d->accept[i] = r.entry[s] | (live[s] ? 0 : POLC_ACC_DEAD);
 		for (uint32_t c = 0; c < d->ncls; c++) {
 			uint32_t t = r.trans[(size_t)s * d->ncls + c], pt = part[t];
 			if (id[pt] == UINT32_MAX) {
@@ -593,6 +750,7 @@ const char *dfa_build(const dfa_patset *ps, uint32_t nchan, const uint32_t *defa
 	free(part);
 	free(r.trans);
 	free(r.entry);
+	free(live);
 	annotate(d, &ent, defaults);
 	d->nentries = (uint32_t)ent.n;
 	d->entries = xmalloc(ent.n * nchan * sizeof *d->entries);
