@@ -110,14 +110,19 @@ void buf_puts(buf *b, const char *s)
 
 void buf_vprintf(buf *b, const char *fmt, va_list ap)
 {
+	/* formatted once when it fits the room left (the usual case: the
+	 * buffer grows by doubling), twice only when it must grow */
 	va_list ap2;
 	va_copy(ap2, ap);
-	int n = vsnprintf(NULL, 0, fmt, ap2);
+	size_t room = b->cap - b->len;
+	int n = vsnprintf(room ? b->data + b->len : NULL, room, fmt, ap2);
 	va_end(ap2);
 	if (n < 0)
 		return;
-	xgrow(&b->data, &b->cap, b->len + (size_t)n + 1, 1);
-	vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
+	if ((size_t)n >= room) {
+		xgrow(&b->data, &b->cap, b->len + (size_t)n + 1, 1);
+		vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
+	}
 	b->len += (size_t)n;
 }
 

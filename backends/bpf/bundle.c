@@ -68,6 +68,11 @@ static uint32_t w_append(words *w, const uint32_t *src, size_t n)
 	return off;
 }
 
+static size_t dfa_words(const dfa *d)
+{
+	return (size_t)d->nstates * d->ncls + d->nstates + (size_t)d->nentries * d->nchan;
+}
+
 static void put_dfa(words *w, const dfa *d, struct polc_dfa *h, uint8_t *cls)
 {
 	h->nstates = d->nstates;
@@ -247,13 +252,13 @@ static void put_meta(const ir_policy *p, const char *header, buf *m)
 	for (int d = 0; d < IR_NDOMAIN; d++)
 		for (size_t i = 0; i < p->dom[d].n; i++, id++) {
 			const ir_stmt *s = &p->dom[d].v[i];
-			buf_printf(m, "stmt %u %s %s ", id, ir_domain_name(s->domain),
-				   ir_verdict_name(s->action.verdict));
 			if (s->loc.file)
-				buf_printf(m, "%s:%d:%d", s->loc.file->path, s->loc.line, s->loc.col);
+				buf_printf(m, "stmt %u %s %s %s:%d:%d %s\n", id, ir_domain_name(s->domain),
+					   ir_verdict_name(s->action.verdict), s->loc.file->path,
+					   s->loc.line, s->loc.col, s->rule ? s->rule : "-");
 			else
-				buf_puts(m, "-");
-			buf_printf(m, " %s\n", s->rule ? s->rule : "-");
+				buf_printf(m, "stmt %u %s %s - %s\n", id, ir_domain_name(s->domain),
+					   ir_verdict_name(s->action.verdict), s->rule ? s->rule : "-");
 		}
 }
 
@@ -278,6 +283,9 @@ int bpfb_lower(const ir_policy *p, const char *header, bpf_bundle *out,
 		return -1;
 	}
 	words w = { 0 };
+	/* sized once: the tables are most of a large policy's memory */
+	xgrow(&w.v, &w.cap, POLC_HDR_WORDS + dfa_words(&fd) + dfa_words(&md) + POLC_NET_WORDS +
+	      (size_t)p->dom[IR_NETWORK].n * POLC_NET_WORDS, sizeof *w.v);
 	w_append(&w, NULL, POLC_HDR_WORDS);
 	struct polc_hdr h;
 	memset(&h, 0, sizeof h);
@@ -349,32 +357,33 @@ static uint32_t get_u32(const uint8_t *p)
 	return p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
 
-/* Checksum over the body: blob words (little endian) then metadata. */
-static void body(const bpf_bundle *b, buf *out)
-{
-	for (size_t i = 0; i < b->nwords; i++)
-		put_u32(out, b->w[i]);
-	buf_put(out, b->meta, b->metalen);
-}
-
+/* The body, checksummed: blob words (little endian) then metadata. It is
+ * written in place and hashed there (a 100,000-statement bundle is tens of
+ * megabytes: no second copy). */
 void bpfb_serialize(const bpf_bundle *b, buf *out)
 {
-	buf bd;
-	buf_init(&bd);
-	/* sized once: a 10,000-statement bundle is megabytes */
-	xgrow(&bd.data, &bd.cap, b->nwords * 4 + b->metalen + 1, 1);
-	xgrow(&out->data, &out->cap, out->len + BPFB_FILE_HDR + b->nwords * 4 + b->metalen + 1, 1);
-	body(b, &bd);
-	char hex[65];
-	sha256_hex(bd.data, bd.len, hex);
+	size_t nbody = b->nwords * 4 + b->metalen;
+	xgrow(&out->data, &out->cap, out->len + BPFB_FILE_HDR + nbody + 1, 1);
 	buf_put(out, BPFB_FILE_MAGIC, 8);
 	put_u32(out, BPFB_FILE_VERSION);
 	put_u32(out, (uint32_t)b->nwords);
 	put_u32(out, (uint32_t)b->metalen);
 	put_u32(out, 0);
-	buf_put(out, hex, 64);
-	buf_put(out, bd.data, bd.len);
-	buf_free(&bd);
+	char *hex_at = out->data + out->len;
+	out->len += 64;
+	uint8_t *w = (uint8_t *)out->data + out->len;
+	for (size_t i = 0; i < b->nwords; i++) {
+		uint32_t v = b->w[i];
+		w[4 * i] = (uint8_t)v;
+		w[4 * i + 1] = (uint8_t)(v >> 8);
+		w[4 * i + 2] = (uint8_t)(v >> 16);
+		w[4 * i + 3] = (uint8_t)(v >> 24);
+	}
+	out->len += b->nwords * 4;
+	buf_put(out, b->meta, b->metalen);
+	char hex[65];
+	sha256_hex(hex_at + 64, nbody, hex);
+	memcpy(hex_at, hex, 64);
 }
 
 const char *bpfb_parse(const void *data, size_t len, bpf_bundle *out)
