@@ -81,12 +81,13 @@ static void put_dfa(words *w, const dfa *d, struct polc_dfa *h, uint8_t *cls)
 	h->nentries = d->nentries;
 	h->start = d->start;
 	h->worst = d->worst;
-	h->trans = w_append(w, d->trans, (size_t)d->nstates * d->ncls);
+	size_t nt = (size_t)d->nstates * d->ncls;
+	h->trans = w_append(w, NULL, nt);
 	/* A transition into a dead state carries POLC_TRANS_DEAD, so the walk
 	 * can stop without reading the accept word. */
-	for (size_t i = 0; i < (size_t)d->nstates * d->ncls; i++)
-		if (d->accept[d->trans[i]] & POLC_ACC_DEAD)
-			w->v[h->trans + i] |= POLC_TRANS_DEAD;
+	uint32_t *t = w->v + h->trans;
+	for (size_t i = 0; i < nt; i++)
+		t[i] = d->trans[i] | (d->accept[d->trans[i]] & POLC_ACC_DEAD ? POLC_TRANS_DEAD : 0);
 	h->accept = w_append(w, d->accept, d->nstates);
 	h->entries = w_append(w, d->entries, (size_t)d->nentries * d->nchan);
 	memcpy(cls, d->cls, 256);

@@ -237,6 +237,28 @@ static void test_many(void **state)
 	dfa_patset_free(&ps);
 }
 
+/* A DFA over the state limit is refused with a message, not truncated:
+ * "*a" then 12 single-byte wildcards needs 2^12 states (the classic
+ * blow-up), over a limit of 1,000; the same globs under a limit of
+ * 10,000 build. */
+static void test_state_limit(void **state)
+{
+	(void)state;
+	dfa_patset ps;
+	dfa_patset_init(&ps);
+	assert_null(dfa_add_glob(&ps, NULL, 0, "/*a????????????", 1,
+				 POLC_DEC(POLC_V_DENY, 1, 0)));
+	uint32_t def = POLC_DEC(POLC_V_ALLOW, 0, POLC_STMT_DEFAULT);
+	dfa d;
+	const char *e = dfa_build(&ps, 1, &def, 1000, &d);
+	assert_non_null(e);
+	assert_string_equal(e, "DFA has more states than the limit");
+	assert_null(dfa_build(&ps, 1, &def, 10000, &d));
+	assert_true(d.nstates > 1000);
+	dfa_free(&d);
+	dfa_patset_free(&ps);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -244,6 +266,7 @@ int main(void)
 		cmocka_unit_test(test_winner),
 		cmocka_unit_test(test_fail_closed),
 		cmocka_unit_test(test_many),
+		cmocka_unit_test(test_state_limit),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
