@@ -11,7 +11,8 @@
 # file no statement names is written, and a path longer than POLC_PATH_MAX
 # is decided fail closed by the DFA's worst entry (statement 0: EPERM).
 # The bundle is built on the host and loaded in one boot, in a network
-# namespace of its own (about 50 s under TCG).
+# namespace of its own (115 s at host load 15, most of it the boot and the
+# enforcer's verification under TCG).
 SRC=${SRC:-$(cd "$(dirname "$0")/../.." && pwd)}
 POLC=${POLC:-$SRC/${BUILD:-build}/polc}
 T=/tmp/bpfscale                     # the lab's files, in the guest
@@ -20,7 +21,7 @@ if [ "${1:-}" != --inside ]; then
 	H=$SRC/${BUILD:-build}/bpf-scale-lab; rm -rf "$H"; mkdir -p "$H"
 	# statement i (0..69,998) on line i + 2
 	awk -v T=$T 'BEGIN { print "policy scale {"
-		for (i = 0; i < 69999; i++) printf "  deny file \"%s/s/%d/**\" write;\n", T, i
+		for (i = 0; i < 69999; i++) printf "  deny file \"%s/s/%d\" write;\n", T, i
 		printf "  deny errno 4095 file \"%s/lab/last\" write;\n", T
 		printf "  deny exec \"%s/lab/bin\";\n", T
 		print "  deny network tcp connect port 30000;"; print "}" }' >"$H/p.pol"
@@ -33,7 +34,7 @@ fi
 # ---- inside the VM, in a fresh network namespace ----
 set -u
 PY=/usr/bin/python3
-rm -rf $T; mkdir -p $T/lab $T/s/5 $T/s/68000
+rm -rf $T; mkdir -p $T/lab $T/s
 ip link set lo up
 bad=0
 check() { # name want got
@@ -77,8 +78,8 @@ def connect(port):
     finally:
         s.close()
 print("last", res(lambda: write(L + "/last")))
-print("s68000", res(lambda: write(L + "/../s/68000/x")))
-print("s5", res(lambda: write(L + "/../s/5/x")))
+print("s68000", res(lambda: write(L + "/../s/68000")))
+print("s5", res(lambda: write(L + "/../s/5")))
 print("other", res(lambda: write(L + "/other")))
 print("exec", res(lambda: subprocess.run([L + "/bin"], check=True)))
 print("exec-other", res(lambda: subprocess.run([L + "/true"], check=True)))
