@@ -21,6 +21,7 @@
 
 #include "compiler/compile.h"
 #include "backends/bpf/bundle.h"
+#include "front_util.h"
 
 #if defined(__SANITIZE_ADDRESS__)
 #define SLOW 1
@@ -361,24 +362,16 @@ static void test_beyond_16_bits(void **state)
 			buf_printf(&t, " file \"/srv/b/%d/**\" write;\n", i);
 	}
 	buf_puts(&t, "  allow exec \"/srv/b/1/*\";\n  deny network tcp connect port 30000;\n}\n");
-	diag_ctx d;
-	diag_init(&d);
-	ir_program prog;
-	memset(&prog, 0, sizeof prog);
-	compile_opts o;
-	memset(&o, 0, sizeof o);
-	if (polc_compile_text("big.pol", buf_cstr(&t), &o, &d, &prog) < 0 || d.nerrors) {
-		diag_print(&d, stderr, false);
+	front_compiled *c = front_compile(buf_cstr(&t), true);
+	if (c->rc < 0 || c->d.nerrors || !c->p)
 		fail_msg("big policy does not compile");
-	}
 	bpfb_stats st;
-	check_policy_n(prog.policies[0], "big", EVENTS / 100, &st);
+	check_policy_n(c->p, "big", EVENTS / 100, &st);
 	print_message("%u statements, %u file DFA states, %u entries: agree\n", st.nstmts,
 		      st.file_states, st.file_entries);
 	assert_int_equal(st.nstmts, 70002);
 	assert_true(st.file_entries > 32767);
-	ir_program_free(&prog);
-	diag_free(&d);
+	front_release(c);
 	buf_free(&t);
 }
 
