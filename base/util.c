@@ -8,7 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <stdint.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
+#include <openssl/evp.h>
 #include <openssl/sha.h>
 
 static void oom(void)
@@ -65,16 +68,40 @@ char *xasprintf(const char *fmt, ...)
 	return buf_cstr(&b);
 }
 
+/* Ask for transparent huge pages in the 2 MiB-aligned part of a large
+ * block (malloc maps those on their own): its untouched pages then fault
+ * in 2 MiB at a time. A hint; THP may be off, and under a sanitizer the
+ * block is not malloc's to advise. */
+static void huge_hint(void *p, size_t n)
+{
+#ifndef POLC_ASAN
+	const uintptr_t huge = (uintptr_t)2 << 20;
+	uintptr_t lo = ((uintptr_t)p + huge - 1) & ~(huge - 1);
+	uintptr_t hi = ((uintptr_t)p + n) & ~(huge - 1);
+	if (n >= 2 * huge && hi > lo)
+		(void)madvise((void *)lo, hi - lo, MADV_HUGEPAGE);
+#else
+	(void)p;
+	(void)n;
+#endif
+}
+
 void xgrow(void *v, size_t *cap, size_t need, size_t size)
+{
+	xgrow_from(v, cap, need, size, 8);
+}
+
+void xgrow_from(void *v, size_t *cap, size_t need, size_t size, size_t first)
 {
 	void **pv = v;
 	if (need <= *cap)
 		return;
-	size_t c = *cap ? *cap : 8;
+	size_t c = *cap ? *cap : first;
 	while (c < need)
 		c *= 2;
 	*pv = xrealloc(*pv, c * size);
 	*cap = c;
+	huge_hint(*pv, c * size);
 }
 
 void xqsort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *))
@@ -225,8 +252,21 @@ int write_file_atomic(const char *path, const void *data, size_t len)
 
 void sha256_hex(const void *data, size_t len, char out[65])
 {
+	sha256_hex_parts(&data, &len, 1, out);
+}
+
+void sha256_hex_parts(const void *const *data, const size_t *len, size_t n, char out[65])
+{
 	unsigned char md[SHA256_DIGEST_LENGTH];
-	SHA256(data, len, md);
+	EVP_MD_CTX *c = EVP_MD_CTX_new();
+	if (!c || !EVP_DigestInit_ex(c, EVP_sha256(), NULL))
+		abort();
+	for (size_t i = 0; i < n; i++)
+		if (len[i] && !EVP_DigestUpdate(c, data[i], len[i]))
+			abort();
+	if (!EVP_DigestFinal_ex(c, md, NULL))
+		abort();
+	EVP_MD_CTX_free(c);
 	for (int i = 0; i < SHA256_DIGEST_LENGTH; i++)
 		sprintf(out + 2 * i, "%02x", md[i]);
 	out[64] = 0;

@@ -24,8 +24,23 @@ char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * not be passed NULL, even for zero elements). */
 void xqsort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *));
 
-/* Grow an array *v of *cap elements of `size` bytes to hold `need`. */
+/* Built with AddressSanitizer (gcc or clang): allocation shortcuts that
+ * would hide overflows from it are off. */
+#if defined(__SANITIZE_ADDRESS__)
+#define POLC_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define POLC_ASAN 1
+#endif
+#endif
+
+/* Grow an array *v of *cap elements of `size` bytes to hold `need`
+ * (capacity doubling from 8). */
 void xgrow(void *v, size_t *cap, size_t need, size_t size);
+/* xgrow() doubling from `first`: for the many short lists of one syntax
+ * tree (most hold one element; 8 each made the front end's memory, and so
+ * its page faults, several times larger). */
+void xgrow_from(void *v, size_t *cap, size_t need, size_t size, size_t first);
 
 typedef struct {
 	char *data;
@@ -58,6 +73,8 @@ int write_file_atomic(const char *path, const void *data, size_t len);
 
 /* SHA-256 of data as 64 lowercase hex digits + NUL. */
 void sha256_hex(const void *data, size_t len, char out[65]);
+/* The same of the concatenation of n parts, none of them copied. */
+void sha256_hex_parts(const void *const *data, const size_t *len, size_t n, char out[65]);
 
 /* Where polc's data lives (the lab scripts tests/vm/, bench/ scripts,
  * profiles/, the rule library rules/): the first of $POLC_SRC, the

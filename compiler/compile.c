@@ -799,8 +799,35 @@ static void lower_use(lowering *L, const ast_stmt *st)
 	}
 }
 
+/* Room for the block's statements in each domain's list before lowering
+ * them (a capacity hint; lower_statement decides the domains): the lists
+ * of a large policy then grow once, not by a dozen doublings each copied
+ * into fresh pages. */
+static void reserve_block(lowering *L, const ast_block *b)
+{
+	static const int dom_of[] = {
+		[SUBJ_SYSCALL] = IR_SYSCALL, [SUBJ_FILE] = IR_FILE, [SUBJ_EXEC] = IR_EXEC,
+		[SUBJ_CAPABILITY] = IR_CAPABILITY, [SUBJ_MOUNT] = IR_MOUNT,
+		[SUBJ_UMOUNT] = IR_MOUNT, [SUBJ_PIVOT_ROOT] = IR_MOUNT,
+		[SUBJ_NETWORK] = IR_NETWORK, [SUBJ_PTRACE] = IR_PTRACE, [SUBJ_SIGNAL] = IR_SIGNAL,
+	};
+	size_t n[IR_NDOMAIN] = { 0 };
+	for (size_t i = 0; i < b->n; i++)
+		if (b->stmts[i]->kind == ST_STATEMENT)
+			n[dom_of[b->stmts[i]->subject]] += b->stmts[i]->subject == SUBJ_SYSCALL &&
+							    b->stmts[i]->names.n
+								    ? b->stmts[i]->names.n
+								    : 1;
+	for (int d = 0; d < IR_NDOMAIN; d++) {
+		ir_stmt_list *l = &L->p->dom[d];
+		if (n[d] > 64)
+			xgrow(&l->v, &L->caps[d], l->n + n[d], sizeof *l->v);
+	}
+}
+
 static void lower_block(lowering *L, const ast_block *b, const char *rule)
 {
+	reserve_block(L, b);
 	for (size_t i = 0; i < b->n; i++) {
 		const ast_stmt *st = b->stmts[i];
 		switch (st->kind) {
@@ -1025,16 +1052,24 @@ static ir_policy *lower_top(compiler *c, const ast_block *b, bool is_rule)
 
 /* The hash covers every byte read, in order: the same sources give the
  * same hash on every machine. */
+/* SHA-256 of "LEN:TEXT" for every file, hashed in place (a copy of a
+ * large policy's text is a page fault per 4 KiB). */
 static void hash_sources(const diag_ctx *d, char out[65])
 {
-	buf b;
-	buf_init(&b);
+	size_t n = 2 * d->nfiles;
+	const void **part = xcalloc(n + 1, sizeof *part);
+	size_t *len = xcalloc(n + 1, sizeof *len);
+	char (*pre)[24] = xcalloc(d->nfiles + 1, sizeof *pre);
 	for (size_t i = 0; i < d->nfiles; i++) {
-		buf_printf(&b, "%zu:", d->files[i]->len);
-		buf_put(&b, d->files[i]->text, d->files[i]->len);
+		len[2 * i] = (size_t)snprintf(pre[i], sizeof pre[i], "%zu:", d->files[i]->len);
+		part[2 * i] = pre[i];
+		part[2 * i + 1] = d->files[i]->text;
+		len[2 * i + 1] = d->files[i]->len;
 	}
-	sha256_hex(b.data ? b.data : "", b.len, out);
-	buf_free(&b);
+	sha256_hex_parts(part, len, n, out);
+	free(part);
+	free(len);
+	free(pre);
 }
 
 static const char *summary_of(const ast_block *b)

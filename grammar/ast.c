@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-ast_stmt *ast_stmt_new(ast_stmt_kind kind, src_loc loc)
+ast_stmt *ast_stmt_new(struct ir_arena *a, ast_stmt_kind kind, src_loc loc)
 {
-	ast_stmt *s = xcalloc(1, sizeof *s);
+	ast_stmt *s = arena_alloc(a, sizeof *s);
 	s->kind = kind;
 	s->loc = loc;
 	return s;
@@ -15,7 +15,7 @@ ast_stmt *ast_stmt_new(ast_stmt_kind kind, src_loc loc)
 
 void ast_words_push(ast_words *w, ast_word x)
 {
-	xgrow(&w->v, &w->cap, w->n + 1, sizeof *w->v);
+	xgrow_from(&w->v, &w->cap, w->n + 1, sizeof *w->v, 1);
 	w->v[w->n++] = x;
 }
 
@@ -31,7 +31,7 @@ void ast_value_push(ast_value *v, ast_atom a)
 {
 	if (!v->n)
 		v->loc = a.loc;
-	xgrow(&v->v, &v->cap, v->n + 1, sizeof *v->v);
+	xgrow_from(&v->v, &v->cap, v->n + 1, sizeof *v->v, 1);
 	v->v[v->n++] = a;
 }
 
@@ -61,7 +61,6 @@ void ast_stmt_free(ast_stmt *s)
 	free(s->conds);
 	free(s->ports);
 	free(s->word.s);
-	free(s);
 }
 
 ast_block *ast_block_new(ast_block_kind kind, src_loc loc)
@@ -90,5 +89,6 @@ void ast_file_free(ast_file *f)
 	for (size_t i = 0; i < f->n; i++)
 		ast_block_free(f->blocks[i]);
 	free(f->blocks);
+	arena_free(f->arena);
 	free(f);
 }

@@ -17,6 +17,7 @@
 
 #include <stdint.h>
 #include <stdbool.h>
+#include "../base/arena.h"
 #include "../base/diag.h"
 
 typedef struct { char *s; src_loc loc; } ast_word;      /* name, string, address */
@@ -83,6 +84,8 @@ typedef struct ast_block {
 
 typedef struct ast_file {
 	const src_file *src;
+	struct ir_arena *arena;    /* its statements (one page fault per 2 MiB
+	                              for a large file, not per 4 KiB) */
 	ast_block **blocks;
 	size_t n, cap;
 } ast_file;
@@ -92,7 +95,9 @@ ast_file *parse_source(diag_ctx *d, const src_file *src);
 void ast_file_free(ast_file *f);
 
 /* constructors used by the parser */
-ast_stmt *ast_stmt_new(ast_stmt_kind kind, src_loc loc);
+/* A statement in arena a (its file's); ast_stmt_free() frees what it
+ * holds, the arena the statement itself. */
+ast_stmt *ast_stmt_new(struct ir_arena *a, ast_stmt_kind kind, src_loc loc);
 void ast_stmt_free(ast_stmt *s);
 ast_block *ast_block_new(ast_block_kind kind, src_loc loc);
 void ast_block_free(ast_block *b);

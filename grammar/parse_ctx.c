@@ -21,23 +21,23 @@ bool utf8_valid(const char *s)
 void lex_push_term(struct lex_ctx *lx, ast_term t, src_loc loc)
 {
 	if (!lx->cond)
-		lx->cond = ast_stmt_new(ST_STATEMENT, loc);
+		lx->cond = ast_stmt_new(lx->out->arena, ST_STATEMENT, loc);
 	ast_stmt *s = lx->cond;
-	xgrow(&s->conds, &s->capcond, s->ncond + 1, sizeof *s->conds);
+	xgrow_from(&s->conds, &s->capcond, s->ncond + 1, sizeof *s->conds, 1);
 	s->conds[s->ncond++] = t;
 }
 
 ast_stmt *lex_net(struct lex_ctx *lx, src_loc loc)
 {
 	if (!lx->net)
-		lx->net = ast_stmt_new(ST_STATEMENT, loc);
+		lx->net = ast_stmt_new(lx->out->arena, ST_STATEMENT, loc);
 	return lx->net;
 }
 
 void lex_push_port(struct lex_ctx *lx, uint64_t lo, uint64_t hi, src_loc loc)
 {
 	ast_stmt *s = lex_net(lx, loc);
-	xgrow(&s->ports, &s->capport, s->nport + 1, sizeof *s->ports);
+	xgrow_from(&s->ports, &s->capport, s->nport + 1, sizeof *s->ports, 1);
 	ast_port p = { lo, hi, loc };
 	s->ports[s->nport++] = p;
 }
@@ -45,6 +45,6 @@ void lex_push_port(struct lex_ctx *lx, uint64_t lo, uint64_t hi, src_loc loc)
 ast_stmt *lex_mount(struct lex_ctx *lx, src_loc loc)
 {
 	if (!lx->mount)
-		lx->mount = ast_stmt_new(ST_STATEMENT, loc);
+		lx->mount = ast_stmt_new(lx->out->arena, ST_STATEMENT, loc);
 	return lx->mount;
 }

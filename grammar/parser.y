@@ -114,21 +114,21 @@ body
 
 item
 	: KW_SUMMARY STRING ';'
-		{ $$ = ast_stmt_new(ST_SUMMARY, LOC(@1)); $$->word = word($2, LOC(@2)); }
+		{ $$ = ast_stmt_new(lx->out->arena, ST_SUMMARY, LOC(@1)); $$->word = word($2, LOC(@2)); }
 	| setting
 	| KW_USE names ';'
-		{ $$ = ast_stmt_new(ST_USE, LOC(@1)); $$->names = $2; }
+		{ $$ = ast_stmt_new(lx->out->arena, ST_USE, LOC(@1)); $$->names = $2; }
 	| statement
 	| error ';'     { $$ = NULL; lex_reset_partial(lx); yyerrok; }
 	;
 
 setting
 	: KW_DEFAULT action names_opt ';'
-		{ $$ = ast_stmt_new(ST_DEFAULT, LOC(@1)); $$->action = $2; $$->names = $3; }
+		{ $$ = ast_stmt_new(lx->out->arena, ST_DEFAULT, LOC(@1)); $$->action = $2; $$->names = $3; }
 	| KW_MODE anyname ';'
-		{ $$ = ast_stmt_new(ST_MODE, LOC(@1)); $$->word = word($2, LOC(@2)); }
+		{ $$ = ast_stmt_new(lx->out->arena, ST_MODE, LOC(@1)); $$->word = word($2, LOC(@2)); }
 	| KW_ARCH names ';'
-		{ $$ = ast_stmt_new(ST_ARCH, LOC(@1)); $$->names = $2; }
+		{ $$ = ast_stmt_new(lx->out->arena, ST_ARCH, LOC(@1)); $$->names = $2; }
 	;
 
 action
@@ -146,34 +146,34 @@ statement
 
 subject
 	: KW_SYSCALL names
-		{ $$ = ast_stmt_new(ST_STATEMENT, LOC(@1)); $$->subject = SUBJ_SYSCALL; $$->names = $2; }
+		{ $$ = ast_stmt_new(lx->out->arena, ST_STATEMENT, LOC(@1)); $$->subject = SUBJ_SYSCALL; $$->names = $2; }
 	| KW_SYSCALL names KW_IF cond
 		{ $$ = lx->cond; lx->cond = NULL; $$->loc = LOC(@1); $$->subject = SUBJ_SYSCALL; $$->names = $2; }
 	| KW_FILE strings names
-		{ $$ = ast_stmt_new(ST_STATEMENT, LOC(@1)); $$->subject = SUBJ_FILE; $$->strings = $2; $$->perms = $3; }
+		{ $$ = ast_stmt_new(lx->out->arena, ST_STATEMENT, LOC(@1)); $$->subject = SUBJ_FILE; $$->strings = $2; $$->perms = $3; }
 	| KW_EXEC strings
-		{ $$ = ast_stmt_new(ST_STATEMENT, LOC(@1)); $$->subject = SUBJ_EXEC; $$->strings = $2; }
+		{ $$ = ast_stmt_new(lx->out->arena, ST_STATEMENT, LOC(@1)); $$->subject = SUBJ_EXEC; $$->strings = $2; }
 	| KW_CAPABILITY KW_ALL
-		{ $$ = ast_stmt_new(ST_STATEMENT, LOC(@1)); $$->subject = SUBJ_CAPABILITY; $$->cap_all = true; }
+		{ $$ = ast_stmt_new(lx->out->arena, ST_STATEMENT, LOC(@1)); $$->subject = SUBJ_CAPABILITY; $$->cap_all = true; }
 	| KW_CAPABILITY names
-		{ $$ = ast_stmt_new(ST_STATEMENT, LOC(@1)); $$->subject = SUBJ_CAPABILITY; $$->names = $2; }
+		{ $$ = ast_stmt_new(lx->out->arena, ST_STATEMENT, LOC(@1)); $$->subject = SUBJ_CAPABILITY; $$->names = $2; }
 	| KW_MOUNT mount_opts
 		{ $$ = lx->mount; lx->mount = NULL; $$->loc = LOC(@1); $$->subject = SUBJ_MOUNT; }
 	| KW_UMOUNT
-		{ $$ = ast_stmt_new(ST_STATEMENT, LOC(@1)); $$->subject = SUBJ_UMOUNT; }
+		{ $$ = ast_stmt_new(lx->out->arena, ST_STATEMENT, LOC(@1)); $$->subject = SUBJ_UMOUNT; }
 	| KW_UMOUNT KW_ON strings
-		{ $$ = ast_stmt_new(ST_STATEMENT, LOC(@1)); $$->subject = SUBJ_UMOUNT; $$->has_on = true; $$->strings = $3; }
+		{ $$ = ast_stmt_new(lx->out->arena, ST_STATEMENT, LOC(@1)); $$->subject = SUBJ_UMOUNT; $$->has_on = true; $$->strings = $3; }
 	| KW_PIVOT_ROOT
-		{ $$ = ast_stmt_new(ST_STATEMENT, LOC(@1)); $$->subject = SUBJ_PIVOT_ROOT; }
+		{ $$ = ast_stmt_new(lx->out->arena, ST_STATEMENT, LOC(@1)); $$->subject = SUBJ_PIVOT_ROOT; }
 	| KW_NETWORK words net_tail
-		{ $$ = lx->net ? lx->net : ast_stmt_new(ST_STATEMENT, LOC(@1)); lx->net = NULL;
+		{ $$ = lx->net ? lx->net : ast_stmt_new(lx->out->arena, ST_STATEMENT, LOC(@1)); lx->net = NULL;
 		  $$->loc = LOC(@1); $$->subject = SUBJ_NETWORK; $$->names = $2; }
 	| KW_PTRACE words
-		{ $$ = ast_stmt_new(ST_STATEMENT, LOC(@1)); $$->subject = SUBJ_PTRACE; $$->names = $2; }
+		{ $$ = ast_stmt_new(lx->out->arena, ST_STATEMENT, LOC(@1)); $$->subject = SUBJ_PTRACE; $$->names = $2; }
 	| KW_SIGNAL
-		{ $$ = ast_stmt_new(ST_STATEMENT, LOC(@1)); $$->subject = SUBJ_SIGNAL; }
+		{ $$ = ast_stmt_new(lx->out->arena, ST_STATEMENT, LOC(@1)); $$->subject = SUBJ_SIGNAL; }
 	| KW_SIGNAL KW_TO strings
-		{ $$ = ast_stmt_new(ST_STATEMENT, LOC(@1)); $$->subject = SUBJ_SIGNAL; $$->strings = $3; }
+		{ $$ = ast_stmt_new(lx->out->arena, ST_STATEMENT, LOC(@1)); $$->subject = SUBJ_SIGNAL; $$->strings = $3; }
 	;
 
 /* Conditions, mount options and network tails accumulate into a statement
@@ -407,6 +407,7 @@ ast_file *parse_source(diag_ctx *d, const src_file *src)
 	lx.src = src;
 	lx.out = xcalloc(1, sizeof *lx.out);
 	lx.out->src = src;
+	lx.out->arena = arena_new();
 	if (lex_init(&lx, src->text, src->len) == 0) {
 		polc_yyparse(lx.scanner, &lx);
 		lex_destroy(&lx);
