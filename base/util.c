@@ -20,11 +20,30 @@ static void oom(void)
 	abort();
 }
 
+/* Every x*alloc asks for transparent huge pages in the 2 MiB-aligned part
+ * of a large block (malloc maps those on their own): its untouched pages then fault
+ * in 2 MiB at a time. A hint; THP may be off, and under a sanitizer the
+ * block is not malloc's to advise. */
+static void huge_hint(void *p, size_t n)
+{
+#ifndef POLC_ASAN
+	const uintptr_t huge = (uintptr_t)2 << 20;
+	uintptr_t lo = ((uintptr_t)p + huge - 1) & ~(huge - 1);
+	uintptr_t hi = ((uintptr_t)p + n) & ~(huge - 1);
+	if (n >= 2 * huge && hi > lo)
+		(void)madvise((void *)lo, hi - lo, MADV_HUGEPAGE);
+#else
+	(void)p;
+	(void)n;
+#endif
+}
+
 void *xmalloc(size_t n)
 {
 	void *p = malloc(n ? n : 1);
 	if (!p)
 		oom();
+	huge_hint(p, n);
 	return p;
 }
 
@@ -33,6 +52,8 @@ void *xcalloc(size_t n, size_t size)
 	void *p = calloc(n ? n : 1, size ? size : 1);
 	if (!p)
 		oom();
+	if (size && n <= SIZE_MAX / size)
+		huge_hint(p, n * size);
 	return p;
 }
 
@@ -41,6 +62,7 @@ void *xrealloc(void *p, size_t n)
 	p = realloc(p, n ? n : 1);
 	if (!p)
 		oom();
+	huge_hint(p, n);
 	return p;
 }
 
@@ -68,24 +90,6 @@ char *xasprintf(const char *fmt, ...)
 	return buf_cstr(&b);
 }
 
-/* Ask for transparent huge pages in the 2 MiB-aligned part of a large
- * block (malloc maps those on their own): its untouched pages then fault
- * in 2 MiB at a time. A hint; THP may be off, and under a sanitizer the
- * block is not malloc's to advise. */
-static void huge_hint(void *p, size_t n)
-{
-#ifndef POLC_ASAN
-	const uintptr_t huge = (uintptr_t)2 << 20;
-	uintptr_t lo = ((uintptr_t)p + huge - 1) & ~(huge - 1);
-	uintptr_t hi = ((uintptr_t)p + n) & ~(huge - 1);
-	if (n >= 2 * huge && hi > lo)
-		(void)madvise((void *)lo, hi - lo, MADV_HUGEPAGE);
-#else
-	(void)p;
-	(void)n;
-#endif
-}
-
 void xgrow(void *v, size_t *cap, size_t need, size_t size)
 {
 	xgrow_from(v, cap, need, size, 8);
@@ -101,7 +105,6 @@ void xgrow_from(void *v, size_t *cap, size_t need, size_t size, size_t first)
 		c *= 2;
 	*pv = xrealloc(*pv, c * size);
 	*cap = c;
-	huge_hint(*pv, c * size);
 }
 
 void xqsort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *))
