@@ -45,14 +45,14 @@ TR
 "$POLC" gen --name f "$T/t.trace" >"$T/f.pol" 2>"$T/err" || fail "gen: $(cat "$T/err")"
 "$POLC" check "$T/f.pol" 2>"$T/err" || fail "the generated policy does not check: $(cat "$T/err")"
 for want in "getdents, *# family getdents" "nanosleep, *# family wait" "epoll_wait, *# family wait" "clock_gettime, *# family clock" "mremap, *# family memory" \
-	"getppid, *# family pid" "gettid, *# family pid" "getdents64, *# 3"; do
+	"getppid, *# family self" "gettid, *# family self" "getrusage, *# family self" "getdents64, *# 3"; do
 	grep -q "^    $want" "$T/f.pol" || fail "no '$want' in: $(cat "$T/f.pol")"
 done
 grep -q '^  # family clock: .*adds.* gettimeofday' "$T/f.pol" || fail "the clock family is not explained"
 # families never open an ABI the trace did not use
 grep -q '^  arch' "$T/f.pol" && fail "a family added an ABI: $(grep '^  arch' "$T/f.pol")"
 # never a family the trace gave no member of
-for no in getrusage read write rt_sigaction; do
+for no in wait4 getuid read write rt_sigaction; do
 	grep -q "^    $no[,;]" "$T/f.pol" && fail "$no added without a recorded family member"
 done
 "$POLC" gen --no-families --name f "$T/t.trace" >"$T/n.pol" || fail "gen --no-families"

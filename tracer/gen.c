@@ -500,10 +500,10 @@ static const char *const fam_clock[] = { "clock_gettime", "clock_getres", "getti
 	NULL };
 static const char *const fam_memory[] = { "mmap", "munmap", "mremap", "mprotect", "madvise",
 	"brk", NULL };
-static const char *const fam_pid[] = { "getpid", "gettid", "getppid", NULL };
+static const char *const fam_self[] = { "getpid", "gettid", "getppid", "getrusage", "times",
+	NULL };
 static const char *const fam_ids[] = { "getuid", "geteuid", "getgid", "getegid", "getresuid",
 	"getresgid", "getgroups", NULL };
-static const char *const fam_usage[] = { "getrusage", "times", NULL };
 static const char *const fam_signal[] = { "rt_sigaction", "rt_sigprocmask", "rt_sigreturn",
 	"sigaltstack", NULL };
 static const char *const fam_reap[] = { "wait4", "waitid", NULL };
@@ -533,9 +533,9 @@ static const gen_family families[] = {
 	  "syscall, so a trace rarely shows them and the syscall forms grant nothing new", fam_clock,
 	  true },
 	{ "memory", "mapping, remapping, protecting and releasing the process's own memory", fam_memory, false },
-	{ "pid", "the process's own ids", fam_pid, false },
+	{ "self", "reading facts about the process itself, its ids and its resource usage "
+	  "(never another process's, never changing them)", fam_self, false },
 	{ "ids", "reading the process's own credentials (never changing them)", fam_ids, false },
-	{ "usage", "the process's own resource usage", fam_usage, false },
 	{ "signal", "handling signals: a handler installed must be able to return (rt_sigreturn)", fam_signal, false },
 	{ "reap", "reaping the process's own children", fam_reap, false },
 	{ "exit", "ending a thread or the process", fam_exit, false },
