@@ -674,7 +674,10 @@ static __always_inline int chan_allows_all(__u32 policy, const struct polc_dfa *
 }
 
 /* Decide the object `de` on mount `vm` for up to three channels (the most
- * restrictive wins); dir: also as "path/". */
+ * restrictive wins); dir: also as "path/"; DIR_ASK: if `de` is a directory
+ * (asked only when a path is decided: an allowed-by-all channel, AlwaysAllow
+ * for one, reads nothing of the file). */
+#define DIR_ASK (-1)
 static __always_inline int decide_obj(__u32 policy, const struct dentry *de,
 				      const struct vfsmount *vm, __u32 ch0, __u32 ch1, __u32 ch2,
 				      __u32 domain, int dir)
@@ -690,6 +693,8 @@ static __always_inline int decide_obj(__u32 policy, const struct dentry *de,
 	if (chan_allows_all(policy, &d, ch0) && (ch1 == ch0 || chan_allows_all(policy, &d, ch1)) &&
 	    (ch2 == ch0 || ch2 == ch1 || chan_allows_all(policy, &d, ch2)))
 		return 0;
+	if (dir == DIR_ASK)
+		dir = is_dir_inode(BPF_CORE_READ(de, d_inode));
 	struct pathbuf *pb = bpf_task_storage_get(&polc_paths, bpf_get_current_task_btf(), 0,
 						  BPF_LOCAL_STORAGE_GET_F_CREATE);
 	if (!pb)
@@ -715,13 +720,13 @@ static __always_inline int path_hook(const struct dentry *de, const struct vfsmo
 }
 
 /* An open file, mapped or executed: exec statements name the file, so the
- * directory form is only for file channels. */
+ * directory form is only for file channels. f is the hook's own argument
+ * (or a field of one): its fields are read directly, not by helper. */
 static __always_inline int file_hook(__u32 policy, const struct file *f, __u32 ch0, __u32 ch1,
 				     __u32 ch2, __u32 domain)
 {
-	struct dentry *de = BPF_CORE_READ(f, f_path.dentry);
-	int dir = domain == POLC_D_FILE && is_dir_inode(BPF_CORE_READ(de, d_inode));
-	return decide_obj(policy, de, BPF_CORE_READ(f, f_path.mnt), ch0, ch1, ch2, domain, dir);
+	return decide_obj(policy, f->f_path.dentry, f->f_path.mnt, ch0, ch1, ch2, domain,
+			  domain == POLC_D_FILE ? DIR_ASK : 0);
 }
 
 static __always_inline int dentry_is_dir(const struct dentry *de)
@@ -782,7 +787,7 @@ int BPF_PROG(polc_path_truncate, const struct path *path, int ret)
 	if (ret)
 		return ret;
 	struct dentry *de = BPF_CORE_READ(path, dentry);
-	return path_hook(de, BPF_CORE_READ(path, mnt), POLC_CH_WRITE, dentry_is_dir(de));
+	return path_hook(de, BPF_CORE_READ(path, mnt), POLC_CH_WRITE, DIR_ASK);
 }
 
 SEC("lsm/path_chmod")
@@ -791,7 +796,7 @@ int BPF_PROG(polc_path_chmod, const struct path *path, umode_t mode, int ret)
 	if (ret)
 		return ret;
 	struct dentry *de = BPF_CORE_READ(path, dentry);
-	return path_hook(de, BPF_CORE_READ(path, mnt), POLC_CH_WRITE, dentry_is_dir(de));
+	return path_hook(de, BPF_CORE_READ(path, mnt), POLC_CH_WRITE, DIR_ASK);
 }
 
 SEC("lsm/path_chown")
@@ -800,7 +805,7 @@ int BPF_PROG(polc_path_chown, const struct path *path, __u64 uid, __u64 gid, int
 	if (ret)
 		return ret;
 	struct dentry *de = BPF_CORE_READ(path, dentry);
-	return path_hook(de, BPF_CORE_READ(path, mnt), POLC_CH_WRITE, dentry_is_dir(de));
+	return path_hook(de, BPF_CORE_READ(path, mnt), POLC_CH_WRITE, DIR_ASK);
 }
 
 SEC("lsm/path_link")
@@ -858,7 +863,7 @@ int BPF_PROG(polc_file_open, struct file *file, int ret)
 		return ret;
 	if (!policy_of_current(&policy))
 		return 0;
-	__u32 fmode = BPF_CORE_READ(file, f_mode), flags = BPF_CORE_READ(file, f_flags);
+	__u32 fmode = file->f_mode, flags = file->f_flags;
 	if (fmode & FMODE_WRITE) {
 		__u64 magic = sb_magic(BPF_CORE_READ(file, f_path.dentry, d_sb));
 		if ((magic == CGROUP2_SUPER_MAGIC_ || magic == CGROUP_SUPER_MAGIC_) &&
@@ -904,7 +909,7 @@ int BPF_PROG(polc_file_mprotect, struct vm_area_struct *vma, unsigned long reqpr
 		return ret;
 	if (!(prot & PROT_EXEC_))
 		return 0;
-	struct file *file = BPF_CORE_READ(vma, vm_file);
+	struct file *file = vma->vm_file;
 	if (!file || !policy_of_current(&policy))
 		return 0;
 	return file_hook(policy, file, POLC_CH_MMAP, POLC_CH_MMAP, POLC_CH_MMAP, POLC_D_FILE);
@@ -929,7 +934,7 @@ int BPF_PROG(polc_bprm_check, struct linux_binprm *bprm, int ret)
 		return ret;
 	if (!policy_of_current(&policy))
 		return 0;
-	struct file *f = BPF_CORE_READ(bprm, file);
+	struct file *f = bprm->file;
 	if (!f)
 		return 0;
 	return file_hook(policy, f, POLC_CH_EXEC, POLC_CH_EXEC, POLC_CH_EXEC, POLC_D_EXEC);
