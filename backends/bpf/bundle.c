@@ -17,7 +17,9 @@ uint32_t bpfb_decision(const ir_policy *p, ir_action a, uint32_t id)
 	uint32_t v = a.verdict == IR_ALLOW ? POLC_V_ALLOW :
 		     a.verdict == IR_AUDIT ? POLC_V_AUDIT :
 		     a.verdict == IR_DENY ? POLC_V_DENY : POLC_V_KILL;
-	int err = v >= POLC_V_DENY ? (a.err > 0 ? a.err : EPERM) : 0;
+	/* the word holds 1..4095 (the language's range); anything else is EPERM,
+	 * never a value the mask would turn into 0, an allow */
+	int err = v >= POLC_V_DENY ? (a.err > 0 && a.err <= 0xfff ? a.err : EPERM) : 0;
 	return POLC_DEC(v, err, id);
 }
 

@@ -325,7 +325,8 @@ static __always_inline int finish(__u32 policy, __u32 mode, __u32 dec, __u64 inf
 	}
 	if (v == POLC_V_AUDIT)
 		return 0;
-	return -(int)POLC_DEC_ERR(dec);
+	__u32 e = POLC_DEC_ERR(dec);
+	return -(int)(e ? e : EPERM_);   /* a deny never returns 0, an allow */
 }
 
 /* ---------------------------------------------------------- DFA walk */
