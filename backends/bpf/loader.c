@@ -10,6 +10,8 @@
 #include <sys/file.h>
 #include <fcntl.h>
 #include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
@@ -78,8 +80,15 @@ unsigned long long bpfl_cgroup_id(const char *cg, char *err, size_t n)
 	return (unsigned long long)st.st_ino;   /* cgroup v2: the id is the inode number */
 }
 
+/* The bundle layout the pinned enforcer reads, written when it is pinned.
+ * A pinned enforcer outlives the polc that pinned it: one of another layout
+ * must never be fed bundles it would misread (a layout-2 enforcer reads a
+ * layout-3 file DFA's worst entry as entry 0, the defaults, and allows). */
+#define LAYOUT_FILE BPFL_STATE_DIR "/enforcer.layout"
+
 static void remove_pins(void)
 {
+	unlink(LAYOUT_FILE);   /* first: never a stale claim beside another enforcer */
 	DIR *d = opendir(BPFL_PIN_DIR);
 	if (d) {
 		struct dirent *e;
@@ -183,14 +192,56 @@ fail:
 	return EXIT_SYSTEM;
 }
 
+static bool pinned_layout_ours(void)
+{
+	FILE *f = fopen(LAYOUT_FILE, "r");
+	unsigned v = 0;
+	bool ours = f && fscanf(f, "%u", &v) == 1 && v == POLC_BLOB_VERSION;
+	if (f)
+		fclose(f);
+	return ours;
+}
+
+static int policies_pinned(void)
+{
+	int k = 0;
+	DIR *d = opendir(BPFL_STATE_DIR);
+	for (struct dirent *e; d && (e = readdir(d));) {
+		size_t l = strlen(e->d_name);
+		k += l > 7 && !strcmp(e->d_name + l - 7, ".bpfpol");
+	}
+	if (d)
+		closedir(d);
+	return k;
+}
+
 static int ensure_enforcer(int fds[M_N], char *err, size_t n)
 {
-	if (open_pinned(fds) == 0)
-		return EXIT_OK;
-	remove_pins();   /* a partial leftover: start clean */
+	if (open_pinned(fds) == 0) {
+		if (pinned_layout_ours())
+			return EXIT_OK;
+		close_fds(fds);
+		int k = policies_pinned();
+		if (k) {
+			seterr(err, n, "the enforcer pinned in %s reads another bundle layout than this "
+			       "polc's (%u) and holds %d policies: unload them with the polc that loaded "
+			       "them, then load again", BPFL_PIN_DIR, POLC_BLOB_VERSION, k);
+			return EXIT_SYSTEM;
+		}
+		/* no policy depends on it: replace it */
+	}
+	remove_pins();   /* a partial leftover or another layout: start clean */
 	int r = install_enforcer(err, n);
 	if (r != EXIT_OK)
 		return r;
+	char v[16];
+	int len = snprintf(v, sizeof v, "%u\n", POLC_BLOB_VERSION);
+	mkdir(BPFL_STATE_DIR, 0755);
+	if (write_file_atomic(LAYOUT_FILE, v, (size_t)len) < 0) {
+		seterr(err, n, "cannot write %s: %s", LAYOUT_FILE, strerror(errno));
+		remove_pins();
+		return EXIT_SYSTEM;
+	}
 	if (open_pinned(fds) < 0) {
 		seterr(err, n, "cannot open pinned maps in %s: %s", BPFL_PIN_DIR, strerror(errno));
 		remove_pins();
