@@ -34,6 +34,8 @@
  * tables and figures (its name if not registered). bench_main.c. */
 const char *bench_backend(size_t i);
 const char *bench_title(const char *backend);
+/* Is it an LSM this host cannot observe (struct backend's needs_lab)? */
+bool bench_needs_lab(const char *backend);
 /* Does the backend's policy outlive polc (it has `polc unload`)? */
 bool bench_unloads(const char *backend);
 

@@ -124,6 +124,12 @@ const char *bench_title(const char *name)
 	return b && b->title ? b->title : name;
 }
 
+bool bench_needs_lab(const char *name)
+{
+	const backend *b = backend_find(name);
+	return b && b->needs_lab;
+}
+
 bool bench_unloads(const char *name)
 {
 	const backend *b = backend_find(name);
