@@ -202,16 +202,26 @@ static bool pinned_layout_ours(void)
 	return ours;
 }
 
-static int policies_pinned(void)
+/* How many cgroups the pinned enforcer holds a policy for. The pinned map
+ * itself is the authority, not this polc's state files: another polc may
+ * keep its state elsewhere, and replacing the enforcer under a policy in
+ * force would leave that cgroup unconfined. Keys are read at the map's own
+ * size, whatever layout pinned it. */
+static int policies_in_force(int cgroups_fd)
 {
+	struct bpf_map_info info = { 0 };
+	__u32 len = sizeof info;
+	if (bpf_obj_get_info_by_fd(cgroups_fd, &info, &len) < 0 || !info.key_size)
+		return -1;
+	unsigned char *key = xmalloc(info.key_size), *next = xmalloc(info.key_size);
 	int k = 0;
-	DIR *d = opendir(BPFL_STATE_DIR);
-	for (struct dirent *e; d && (e = readdir(d));) {
-		size_t l = strlen(e->d_name);
-		k += l > 7 && !strcmp(e->d_name + l - 7, ".bpfpol");
+	for (void *prev = NULL; bpf_map_get_next_key(cgroups_fd, prev, next) == 0; prev = key) {
+		memcpy(key, next, info.key_size);
+		if (++k > (int)info.max_entries)
+			break;   /* keys changing under us: it holds policies all the same */
 	}
-	if (d)
-		closedir(d);
+	free(key);
+	free(next);
 	return k;
 }
 
@@ -220,12 +230,13 @@ static int ensure_enforcer(int fds[M_N], char *err, size_t n)
 	if (open_pinned(fds) == 0) {
 		if (pinned_layout_ours())
 			return EXIT_OK;
+		int k = policies_in_force(fds[M_CGROUPS]);
 		close_fds(fds);
-		int k = policies_pinned();
 		if (k) {
 			seterr(err, n, "the enforcer pinned in %s reads another bundle layout than this "
-			       "polc's (%u) and holds %d policies: unload them with the polc that loaded "
-			       "them, then load again", BPFL_PIN_DIR, POLC_BLOB_VERSION, k);
+			       "polc's (%u) and %s: unload them with the polc that loaded them, "
+			       "then load again", BPFL_PIN_DIR, POLC_BLOB_VERSION,
+			       k < 0 ? "its policy map cannot be read" : "holds policies in force");
 			return EXIT_SYSTEM;
 		}
 		/* no policy depends on it: replace it */

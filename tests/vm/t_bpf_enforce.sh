@@ -104,8 +104,9 @@ $POLC unload; check "unload all" 0 $?
 ls -d /sys/fs/cgroup/polc-run-* 2>/dev/null && { echo "FAIL polc run left its cgroup"; bad=1; } || echo "ok   polc run cgroup removed"
 
 # 5. an enforcer pinned by a polc of another bundle layout is never fed this
-# polc's bundles (it would misread them and allow): with a policy loaded,
-# load refuses; with none, the enforcer is replaced and the deny holds
+# polc's bundles (it would misread them and allow): with a policy in force
+# in its pinned map, load refuses; with none, the enforcer is replaced and
+# the deny holds
 $POLC load $T/p.bpfpol --cgroup /sys/fs/cgroup/polc-other
 check "layout recorded" "$(sed -n 's/^#define POLC_BLOB_VERSION \([0-9]*\)u.*/\1/p' $SRC/backends/bpf/bpf_layout.h)" "$(cat /run/polc/enforcer.layout)"
 echo 2 >/run/polc/enforcer.layout
@@ -113,7 +114,18 @@ mkdir -p /sys/fs/cgroup/polc-audit
 $POLC load $T/a.bpfpol --cgroup /sys/fs/cgroup/polc-audit 2>$T/layout.err
 check "other layout with a policy: refused" 3 $?
 grep -q "another bundle layout" $T/layout.err && echo "ok   says why" || { echo "FAIL: $(cat $T/layout.err)"; bad=1; }
-rm -f /run/polc/*.bpfpol   # as if loaded by the other polc, whose state this one cannot unload
+# the other polc keeps its state elsewhere: the pinned map still says a
+# policy is in force, and that alone refuses
+rm -f /run/polc/*.bpfpol
+$POLC load $T/a.bpfpol --cgroup /sys/fs/cgroup/polc-audit 2>$T/layout.err
+check "other layout, policy in force, no state files: refused" 3 $?
+# the other polc unloads its policy and leaves its enforcer pinned
+CG_MAP=/sys/fs/bpf/polc/polc_cgroups
+bpftool -j map dump pinned $CG_MAP | $PY -c 'import json,sys
+for e in json.load(sys.stdin): print(" ".join(b[2:] for b in e["key"]))' | while read -r k; do
+	bpftool map delete pinned $CG_MAP key hex $k
+done
+check "other layout's policies unloaded" 0 "$(bpftool -j map dump pinned $CG_MAP | $PY -c 'import json,sys; print(len(json.load(sys.stdin)))')"
 $POLC run --target bpf $T/p.pol -- $PY $T/probe.py $T/lab >$T/re.out 2>$T/re.err
 check "replaced enforcer read-secret" EPERM "$(got read-secret $T/re.out)"
 $POLC unload 2>/dev/null
