@@ -357,3 +357,19 @@ const char *polc_data_dir(const char *probe)
 	snprintf(dir, sizeof dir, "%s", POLC_SRC_DIR);
 	return has_file(dir, probe) ? dir : NULL;
 }
+
+int cgroup2_mount(char *out, size_t n)
+{
+	FILE *f = fopen("/proc/self/mounts", "r");
+	char dev[256], dir[512], type[64];
+	int found = -1;
+	if (!f)
+		return -1;
+	while (found < 0 && fscanf(f, "%255s %511s %63s %*[^\n]", dev, dir, type) == 3)
+		if (!strcmp(type, "cgroup2")) {
+			snprintf(out, n, "%s", dir);
+			found = 0;
+		}
+	fclose(f);
+	return found;
+}

@@ -83,4 +83,9 @@ void sha256_hex_parts(const void *const *data, const size_t *len, size_t n, char
  * `probe`. NULL if none does. Static storage. */
 const char *polc_data_dir(const char *probe);
 
+/* The first cgroup v2 mount point (/proc/self/mounts) into out: 0, or -1
+ * when none is mounted. Where polc run --target bpf and polc bench make
+ * the cgroups they confine or measure in. */
+int cgroup2_mount(char *out, size_t n);
+
 #endif

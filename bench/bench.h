@@ -134,6 +134,9 @@ int bench_main(bench_opts *o);
 #define BENCH_NSCEN 4
 extern const char *const bench_scenarios[BENCH_NSCEN];
 extern const char *const bench_scenario_rule[BENCH_NSCEN];
+/* NoProtect in polc bench's own cgroup (micro only): every other
+ * configuration runs in a fresh cgroup one level below the root (run.c). */
+#define BENCH_ROOT_CGROUP "RootCgroup"
 /* vArmor's rule-count series (section "rules", AppArmor and BPF LSM): the
  * scenario Rules<N> is a policy of N statements of each type. */
 #define BENCH_NRULES 4

@@ -13,6 +13,7 @@ static const char *const micro_tests[] = { "getppid", "openat", "stat", "read4k"
 					   "fork", "execl", "spawn" };
 /* ebpf-floor: the eBPF recorder's programs returning at once (bench/run.c). */
 static const char *const tracers[] = { "ebpf", "ptrace", "strace", "ebpf-floor" };
+#define NMICRO_T (sizeof micro_tests / sizeof micro_tests[0])
 #define NTRACERS (sizeof tracers / sizeof tracers[0])
 
 /* The table header cells of every backend: " seccomp | AppArmor |..." */
@@ -358,6 +359,50 @@ static void md_failures(const bresults *r, buf *out, const char *prefix)
 				   r->notes[i].key + strlen(prefix), r->notes[i].value);
 }
 
+/* The method's baseline (run.c: every configuration in a fresh cgroup one
+ * level below the root) and what that cgroup alone costs: NoProtect in
+ * its fresh cgroup against NoProtect in polc bench's own (RootCgroup),
+ * paired by round. */
+static void md_cgroup(const bresults *r, buf *out)
+{
+	for (size_t e = 0; e < 2; e++) {
+		const char *how = br_get(r, envs[e], "cgroup");
+		if (!how)
+			continue;
+		buf_printf(out, "**Cgroup placement (%s).** %s. A container always runs in a cgroup "
+			   "of its own, and outside the root cgroup the kernel charges kernel memory "
+			   "to it (memcg), so the fair baseline runs NoProtect there too; until "
+			   "2026-12-04 only the BPF LSM's workload had its own cgroup (polc run "
+			   "--target bpf makes one) and its ratios carried that cost. What the fresh "
+			   "cgroup alone costs, NoProtect in it against NoProtect in polc bench's own "
+			   "cgroup, paired by round:\n\n", env_title(envs[e]), how);
+		if (!has(r, envs[e], "micro", "-") ||
+		    !br_find(r, envs[e], "micro", "-", BENCH_ROOT_CGROUP, micro_tests[0])) {
+			buf_puts(out, "not measured.\n\n");
+			continue;
+		}
+		buf_puts(out, "|");
+		for (size_t k = 0; k < NMICRO_T; k++)
+			buf_printf(out, " %s |", micro_tests[k]);
+		buf_puts(out, "\n|");
+		for (size_t k = 0; k < NMICRO_T; k++)
+			buf_puts(out, "---|");
+		buf_puts(out, "\n|");
+		for (size_t k = 0; k < NMICRO_T; k++) {
+			double m, lo, hi;
+			const bseries *c = br_find(r, envs[e], "micro", "-", "NoProtect", micro_tests[k]);
+			const bseries *b = br_find(r, envs[e], "micro", "-", BENCH_ROOT_CGROUP,
+						   micro_tests[k]);
+			if (br_ratio(c, b, &m, &lo, &hi))
+				buf_printf(out, " %.3f [%.3f–%.3f]%s |", m, lo, hi,
+					   disagrees(m, lo, hi) ? " †" : "");
+			else
+				buf_puts(out, " n/a |");
+		}
+		buf_puts(out, "\n\n");
+	}
+}
+
 static void md_workloads(const bresults *r, buf *out)
 {
 	buf_printf(out, "## Micro benchmarks\n\nbench/micro.c (unixbench-like; one process per "
@@ -368,6 +413,7 @@ static void md_workloads(const bresults *r, buf *out)
 		   "posix_spawn of itself+wait. Rounds: native %zu, lab %zu.\n\n",
 		   rounds_of(r, "native", "micro"), rounds_of(r, "lab", "micro"));
 	md_scen_table(r, out, "micro", micro_tests, 8);
+	md_cgroup(r, out);
 	static const char *const rm[] = { "GET", "SET" };
 	buf_printf(out, "## Macro: redis-benchmark\n\nredis-server on 127.0.0.1 started under "
 		   "each scenario; redis-benchmark -c 50 -t get,set (unconfined client), two passes "

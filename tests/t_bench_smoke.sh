@@ -31,6 +31,12 @@ for h in "# polc bench" "## Where the figures come from" "## Summary" "## Scenar
 done
 grep -q "| native | seccomp | getppid |" "$T/r.md" || fail "no seccomp micro row"
 grep -q "AppArmor: n/a here\|AppArmor: measured" "$T/r.md" || fail "AppArmor neither measured nor n/a"
+# every configuration in a fresh cgroup (or the report says why not); when
+# placed, NoProtect in the bench's own cgroup is measured too
+grep -q "^\*\*Cgroup placement (native)\.\*\* " "$T/r.md" || fail "no cgroup placement note"
+if grep -q "^\*\*Cgroup placement (native)\.\*\* Every configuration" "$T/r.md"; then
+	grep -A4 "^\*\*Cgroup placement" "$T/r.md" | grep -q "^| [0-9.]* \[" || fail "no cgroup cost row"
+fi
 python3 - "$T/r.json" <<'PY' || fail "JSON content"
 import json, sys
 d = json.load(open(sys.argv[1]))

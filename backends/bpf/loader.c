@@ -50,19 +50,7 @@ static int libbpf_quiet(enum libbpf_print_level lvl, const char *fmt, va_list ap
 
 int bpfl_cgroup_root(char *out, size_t n)
 {
-	FILE *f = fopen("/proc/self/mounts", "r");
-	char dev[256], dir[512], type[64];
-	int found = -1;
-	if (!f)
-		return -1;
-	while (fscanf(f, "%255s %511s %63s %*[^\n]", dev, dir, type) == 3)
-		if (!strcmp(type, "cgroup2")) {
-			snprintf(out, n, "%s", dir);
-			found = 0;
-			break;
-		}
-	fclose(f);
-	return found;
+	return cgroup2_mount(out, n);
 }
 
 unsigned long long bpfl_cgroup_id(const char *cg, char *err, size_t n)
