@@ -341,12 +341,13 @@ static bool glob_covers(const strset *s, const char *path)
 /* A data directory: where a command keeps what it works on, not a system
  * directory (/usr, /etc, /proc, ...), a top-level one (/, /tmp, /srv) nor
  * one that holds every service's own (/var/lib, /var/log, ...).
- * Two generalisations need one:
+ * Three generalisations need one:
  *   - the working directory a run started in (meta cwd): another run reads
  *     or writes other files there (a web root, a project), so paths reached
  *     under it become WD/\** unless (other than for writes: see gen_files)
  *     it holds an entry seen without the permission;
- *   - directory listings (see listing_rules). */
+ *   - directory listings (see listing_rules);
+ *   - trees the workload made (see owned_trees). */
 static bool data_dir(const char *cwd)
 {
 	static const char *const sys[] = { "/usr", "/etc", "/proc", "/sys", "/dev", "/boot",
@@ -367,14 +368,13 @@ static bool data_dir(const char *cwd)
 	return true;
 }
 
-/* Replace the entries of s under cwd by cwd/\**; true if any was. */
-static bool collapse_cwd(strset *s, const char *cwd, const strset *blocked)
+/* Replace the entries of s in dir (deep: anywhere under it) by dir/\*
+ * (dir/\**); true if any was. */
+static bool collapse_under(strset *s, const char *dir, bool deep)
 {
-	if (blocked_dir(blocked, cwd, true))
-		return false;
 	size_t k = 0;
 	for (size_t i = 0; i < s->n; i++) {
-		if (covered(s->v[i], cwd, true))
+		if (covered(s->v[i], dir, deep))
 			free(s->v[i]);
 		else
 			s->v[k++] = s->v[i];
@@ -382,9 +382,15 @@ static bool collapse_cwd(strset *s, const char *cwd, const strset *blocked)
 	if (k == s->n)
 		return false;
 	s->n = k;
-	ss_add(s, xasprintf("%s/**", cwd));
+	ss_add(s, xasprintf("%s/%s", dir, deep ? "**" : "*"));
 	ss_sort_uniq(s);
 	return true;
+}
+
+/* Replace the entries of s under cwd by cwd/\**; true if any was. */
+static bool collapse_cwd(strset *s, const char *cwd, const strset *blocked)
+{
+	return !blocked_dir(blocked, cwd, true) && collapse_under(s, cwd, true);
 }
 
 static void collapse_level(strset *s, unsigned T, bool deep, const strset *blocked)
@@ -773,6 +779,176 @@ static void trace_dirs(const gen_opts *o, tr_rec **v, size_t n, strset *dirs)
 	ss_sort_uniq(dirs);
 }
 
+/* ---- trees the workload made ----
+ *
+ * A data directory (data_dir) in which the run made a subdirectory and
+ * wrote files inside it holds what the workload makes for itself: a
+ * database's data directory, one subdirectory per database with its tables
+ * as files. Another run makes other subdirectories and other files there
+ * (mariadb's load a made and dropped the database mysqlslap; another load
+ * makes its own, with other table engines and other file names), so the
+ * directory becomes DIR/\** read, write, and lock if the run locked a file
+ * in it: files and subdirectories anywhere beneath, made, read, written,
+ * removed. A subdirectory made is a write recorded on a path the trace shows
+ * to be a directory (mkdir, rmdir or a rename of it), in a run that called
+ * mkdir or mkdirat. Never exec, mmap, link or append there (those stay as
+ * recorded); never above the directory the subdirectory was made in; never
+ * a system, top-level or shared directory (data_dir: not /var/lib itself);
+ * files seen only read there stay read-only (gen_files' deny). Trees inside
+ * another fold into the outermost. */
+typedef struct {
+	char *dir;         /* as recorded */
+	char *made;        /* the first subdirectory made there, for the comment */
+	unsigned perms;
+	unsigned used;     /* the permissions the policy needed it for */
+} owned_tree;
+
+static bool ran_syscall(tr_rec **v, size_t n, const char *name)
+{
+	for (size_t i = 0; i < n; i++)
+		if (v[i]->kind == TR_SYSCALL && !strcmp(v[i]->f[1], name))
+			return true;
+	return false;
+}
+
+static bool ok_file(const gen_opts *o, const tr_rec *r, unsigned perms)
+{
+	return r->kind == TR_FILE && (perm_bit(r->f[1]) & perms) && result_ok(o, r->f[2], false);
+}
+
+static bool in_set(const strset *s, const char *p)
+{
+	return s->n && bsearch(&p, s->v, s->n, sizeof *s->v, str_cmp);
+}
+
+/* A file (or an empty directory) beneath dir written by the run. */
+static bool wrote_beneath(const gen_opts *o, tr_rec **v, size_t n, const strset *dirs,
+			  const char *dir)
+{
+	for (size_t i = 0; i < n; i++)
+		if (ok_file(o, v[i], IR_PERM_WRITE | IR_PERM_APPEND) &&
+		    covered(v[i]->f[0], dir, true) && !in_set(dirs, v[i]->f[0]))
+			return true;
+	return false;
+}
+
+/* The trees, outermost only; *nt of them. dirs: trace_dirs'. */
+static owned_tree *owned_trees(const gen_opts *o, tr_rec **v, size_t n, const strset *dirs,
+			       size_t *nt)
+{
+	owned_tree *t = NULL;
+	size_t cap = 0;
+	*nt = 0;
+	if (!ran_syscall(v, n, "mkdir") && !ran_syscall(v, n, "mkdirat"))
+		return NULL;
+	strset made = { 0 };   /* "DIR\x01SUBDIR", sorted: outer trees first */
+	for (size_t i = 0; i < n; i++) {
+		if (!ok_file(o, v[i], IR_PERM_WRITE) || !in_set(dirs, v[i]->f[0]))
+			continue;
+		char *d = parent_of(v[i]->f[0]);
+		if (data_dir(d) && wrote_beneath(o, v, n, dirs, v[i]->f[0]))
+			ss_add(&made, xasprintf("%s\x01%s", d, v[i]->f[0]));
+		free(d);
+	}
+	ss_sort_uniq(&made);
+	for (size_t i = 0; i < made.n; i++) {
+		char *sep = strchr(made.v[i], '\x01');
+		*sep = 0;
+		bool inner = false;
+		for (size_t k = 0; k < *nt && !inner; k++)
+			inner = !strcmp(t[k].dir, made.v[i]) || covered(made.v[i], t[k].dir, true);
+		if (!inner) {
+			xgrow(&t, &cap, *nt + 1, sizeof *t);
+			unsigned perms = IR_PERM_READ | IR_PERM_WRITE;
+			for (size_t k = 0; k < n; k++)
+				if (ok_file(o, v[k], IR_PERM_LOCK) && covered(v[k]->f[0], made.v[i], true))
+					perms |= IR_PERM_LOCK;
+			t[(*nt)++] = (owned_tree){ xstrdup(made.v[i]), xstrdup(sep + 1), perms, 0 };
+		}
+		*sep = '\x01';
+	}
+	ss_free(&made);
+	return t;
+}
+
+/* The tree's directory as the paths beneath it were generalised. */
+static char *tree_glob_dir(const char *dir, bool written)
+{
+	char *x = xasprintf("%s/x", dir), *g = gen_generalize_path(x, written);
+	g[strlen(g) - 2] = 0;
+	free(x);
+	return g;
+}
+
+/* ---- scratch directories ----
+ *
+ * A temp directory (under /tmp, /var/tmp or /dev/shm) the run made unnamed
+ * files in (O_TMPFILE: the kernel names them #<inode>, generalised to
+ * #[0-9]*) is the workload's scratch directory, where it also makes named
+ * files whose names no recorded run shows: tmpfile(3) and InnoDB fall back
+ * to mkstemp names where O_TMPFILE is not supported, and a database puts
+ * its on-disk temporary tables there. So the files directly in it get what
+ * the O_TMPFILE files were seen with, per permission: DIR/\* read and/or
+ * write. Never a subdirectory's files, never lock, exec, mmap or link; a
+ * file seen only read there stays read-only (gen_files' deny). */
+static bool scratch_dir(const char *entry, char **dir)
+{
+	static const char tmpfile_glob[] = "/#[0-9]*";
+	size_t l = strlen(entry), k = sizeof tmpfile_glob - 1;
+	if (l <= k || strcmp(entry + l - k, tmpfile_glob) || !under_tmp(entry))
+		return false;
+	*dir = xstrndup(entry, l - k);
+	return true;
+}
+
+/* Say in the policy what owned_trees and scratch_dir generalised, and why;
+ * frees both. */
+static void owned_notes(owned_tree *t, size_t nt, strset *scratch, buf *out)
+{
+	for (size_t i = 0; i < nt; i++) {
+		if (t[i].used) {
+			char *g = tree_glob_dir(t[i].dir, true);
+			buf_puts(out, "  # Made by the workload: ");
+			src_comment(out, t[i].dir);
+			buf_puts(out, " (it made the subdirectory ");
+			src_comment(out, t[i].made + strlen(t[i].dir) + 1);
+			buf_puts(out, " there and wrote files in it): another run makes other "
+				      "subdirectories and files, so ");
+			src_comment(out, g);
+			buf_puts(out, "/**");
+			for (int p = 0, k = 0; p < NPERM; p++)
+				if (t[i].used & (1u << p))
+					buf_printf(out, "%s%s", k++ ? ", " : " ", file_perms[p]);
+			buf_puts(out, ": files and directories anywhere beneath it (never exec, mmap, "
+				      "link; what was seen only read stays so).\n");
+			free(g);
+		}
+		free(t[i].dir), free(t[i].made);
+	}
+	free(t);
+	strset dirs = { 0 };
+	for (int p = 0; p < NPERM; p++)
+		for (size_t i = 0; i < scratch[p].n; i++)
+			ss_add(&dirs, xstrdup(scratch[p].v[i]));
+	ss_sort_uniq(&dirs);
+	for (size_t i = 0; i < dirs.n; i++) {
+		buf_puts(out, "  # Scratch directory ");
+		src_comment(out, dirs.v[i]);
+		buf_puts(out, ": the run made unnamed files there (O_TMPFILE), so the named ones it "
+			      "makes there too (mkstemp fallbacks, temporary tables) may be ");
+		const char *sep = "";
+		for (int p = 0; p < NPERM; p++)
+			if (in_set(&scratch[p], dirs.v[i])) {
+				buf_printf(out, "%s%s", sep, file_perms[p]);
+				sep = ", ";
+			}
+		buf_puts(out, " as DIR/* (files directly in it, as the O_TMPFILE ones were).\n");
+	}
+	ss_free(&dirs);
+	for (int p = 0; p < NPERM; p++)
+		ss_free(&scratch[p]);
+}
+
 /* ---- directory listings ----
  *
  * Reading a directory is listing it: the names of its entries, never their
@@ -875,6 +1051,8 @@ static bool gen_files(const gen_ctx *c, const gen_opts *o, tr_rec **v, size_t n,
 			continue;   /* stat: no permission in the language */
 		add_file(c, per, &seen, v[i]->f[0], bit, &dirs, &anchors);
 	}
+	size_t ntree;
+	owned_tree *tree = owned_trees(o, v, n, &dirs, &ntree);
 	ss_free(&dirs);
 	unsigned T = o->dir_threshold ? o->dir_threshold : 8;
 	const char *cwd[8];
@@ -915,8 +1093,15 @@ static bool gen_files(const gen_ctx *c, const gen_opts *o, tr_rec **v, size_t n,
 	 * kept read-only by a deny (new files there are the data a server
 	 * makes; the config or script it read is not); other permissions do
 	 * not collapse over such a directory at all. */
-	strset without[NPERM] = { { 0 } }, denies = { 0 };
+	strset without[NPERM] = { { 0 } }, denies = { 0 }, scratch[NPERM] = { { 0 } };
 	ss_sort_uniq(&seen);
+	for (int p = 0; p < NPERM; p++) {
+		char *d;
+		for (size_t i = 0; (1u << p) & (IR_PERM_READ | IR_PERM_WRITE) && i < per[p].n; i++)
+			if (scratch_dir(per[p].v[i], &d))
+				ss_add(&scratch[p], d);
+		ss_sort_uniq(&scratch[p]);
+	}
 	for (int p = 1; p < NPERM; p++) {   /* read (0) is the least there is */
 		bool writes = (1u << p) & (IR_PERM_WRITE | IR_PERM_APPEND);
 		for (size_t i = 0; i < seen.n; i++) {
@@ -937,6 +1122,15 @@ static bool gen_files(const gen_ctx *c, const gen_opts *o, tr_rec **v, size_t n,
 		for (size_t i = 0; !writes && i < without[p].n; i++)
 			ss_add(&blocked, parent_of(without[p].v[i]));
 		ss_sort_uniq(&blocked);
+		for (size_t i = 0; i < ntree; i++) {
+			/* not blocked: the workload made what is there */
+			char *g = tree_glob_dir(tree[i].dir, writes);
+			if ((tree[i].perms & (1u << p)) && collapse_under(&per[p], g, true))
+				tree[i].used |= 1u << p;
+			free(g);
+		}
+		for (size_t i = 0; i < scratch[p].n; i++)
+			collapse_under(&per[p], scratch[p].v[i], false);
 		for (size_t i = 0; i < ncwd; i++) {
 			/* the directory as its files' paths were generalised */
 			char *g = gen_generalize_path(cwd[i], writes);
@@ -947,6 +1141,14 @@ static bool gen_files(const gen_ctx *c, const gen_opts *o, tr_rec **v, size_t n,
 		}
 		collapse_level(&per[p], T, false, &blocked);
 		collapse_level(&per[p], T, true, &blocked);
+		for (size_t i = 0; i < ntree; i++)
+			if (tree[i].used & (1u << p)) {
+				/* folded into a wider glob: nothing of its own to say */
+				char *g = tree_glob_dir(tree[i].dir, writes), *gg = xasprintf("%s/**", g);
+				if (!in_set(&per[p], gg))
+					tree[i].used &= ~(1u << p);
+				free(g), free(gg);
+			}
 		ss_free(&blocked);
 		for (size_t i = 0; writes && i < without[p].n; i++)
 			if (glob_covers(&per[p], without[p].v[i])) {
@@ -965,6 +1167,7 @@ static bool gen_files(const gen_ctx *c, const gen_opts *o, tr_rec **v, size_t n,
 		ss_free(&per[p]);
 	}
 	ss_sort_uniq(&all);
+	owned_notes(tree, ntree, scratch, out);
 	for (size_t i = 0; i < ncwd; i++) {
 		if (!cwd_used[i])
 			continue;

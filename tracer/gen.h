@@ -15,7 +15,11 @@
  *        it is a system or top-level directory or literal_cwd; a data
  *        directory files were read from (or that was listed) listable with
  *        the directories beneath it, DIR/ and DIR/\**\/ read only, and the
- *        getdents family with it (directory forms: names, never contents).
+ *        getdents family with it (directory forms: names, never contents);
+ *        a data directory the run made a subdirectory in and wrote files
+ *        in that as DIR/\** read, write (and lock if seen there); a temp
+ *        directory it made O_TMPFILE files in as DIR/\* with their
+ *        permissions (gen.c: owned_trees, scratch_dir).
  * Promises: deterministic (same trace, same bytes); only successful events
  *        unless include_failed; with base, a `use BASE;` line and only what
  *        that rule (under default deny syscall) does not already allow, as
