@@ -821,15 +821,19 @@ static bool in_set(const strset *s, const char *p)
 	return s->n && bsearch(&p, s->v, s->n, sizeof *s->v, str_cmp);
 }
 
-/* A file (or an empty directory) beneath dir written by the run. */
-static bool wrote_beneath(const gen_opts *o, tr_rec **v, size_t n, const strset *dirs,
-			  const char *dir)
+/* Whether a path in the sorted set s lies beneath dir. */
+static bool any_beneath(const strset *s, const char *dir)
 {
-	for (size_t i = 0; i < n; i++)
-		if (ok_file(o, v[i], IR_PERM_WRITE | IR_PERM_APPEND) &&
-		    covered(v[i]->f[0], dir, true) && !in_set(dirs, v[i]->f[0]))
-			return true;
-	return false;
+	size_t n = strlen(dir), lo = 0, hi = s->n;
+	while (lo < hi) {   /* the first entry >= "dir/" */
+		size_t mid = lo + (hi - lo) / 2;
+		int c = strncmp(s->v[mid], dir, n);
+		if (c < 0 || (c == 0 && (unsigned char)s->v[mid][n] < '/'))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < s->n && !strncmp(s->v[lo], dir, n) && s->v[lo][n] == '/';
 }
 
 /* The trees, outermost only; *nt of them. dirs: trace_dirs'. */
@@ -842,14 +846,20 @@ static owned_tree *owned_trees(const gen_opts *o, tr_rec **v, size_t n, const st
 	if (!ran_syscall(v, n, "mkdir") && !ran_syscall(v, n, "mkdirat"))
 		return NULL;
 	strset made = { 0 };   /* "DIR\x01SUBDIR", sorted: outer trees first */
+	strset files = { 0 };  /* written, other than directories (or empty ones) */
+	for (size_t i = 0; i < n; i++)
+		if (ok_file(o, v[i], IR_PERM_WRITE | IR_PERM_APPEND) && !in_set(dirs, v[i]->f[0]))
+			ss_add(&files, xstrdup(v[i]->f[0]));
+	ss_sort_uniq(&files);
 	for (size_t i = 0; i < n; i++) {
 		if (!ok_file(o, v[i], IR_PERM_WRITE) || !in_set(dirs, v[i]->f[0]))
 			continue;
 		char *d = parent_of(v[i]->f[0]);
-		if (data_dir(d) && wrote_beneath(o, v, n, dirs, v[i]->f[0]))
+		if (data_dir(d) && any_beneath(&files, v[i]->f[0]))
 			ss_add(&made, xasprintf("%s\x01%s", d, v[i]->f[0]));
 		free(d);
 	}
+	ss_free(&files);
 	ss_sort_uniq(&made);
 	for (size_t i = 0; i < made.n; i++) {
 		char *sep = strchr(made.v[i], '\x01');
@@ -875,7 +885,9 @@ static owned_tree *owned_trees(const gen_opts *o, tr_rec **v, size_t n, const st
 static char *tree_glob_dir(const char *dir, bool written)
 {
 	char *x = xasprintf("%s/x", dir), *g = gen_generalize_path(x, written);
-	g[strlen(g) - 2] = 0;
+	size_t l = strlen(g);
+	if (l >= 2 && !strcmp(g + l - 2, "/x"))   /* always, dir being absolute */
+		g[l - 2] = 0;
 	free(x);
 	return g;
 }
