@@ -21,22 +21,13 @@ W=$T/srv/www
 mkdir -p "$W/list/sub"
 echo a > "$W/a.html"; echo b > "$W/b.html"
 echo e > "$W/list/e1"; echo f > "$W/list/sub/e2"
-rec() { # name command: a ptrace trace of sh -c command run in /
-	(cd / && "$POLC" record --tracer ptrace -o "$T/$1.trace" -- sh -c "$2") > "$T/$1.out" 2>&1 ||
-		fail "record $1: $(cat "$T/$1.out")"
-	grep -q '^meta exit "status 0" 1' "$T/$1.trace" || fail "run $1 failed: $(grep '^meta' "$T/$1.trace")"
-}
+. "$SRC/tests/gen-update.sh"   # rec, upd
 # A runs ls -l too (on files, no directory), so B differs only by its listings
 rec A "ls -l $W/a.html /etc/hostname > /dev/null && cat $W/a.html $W/b.html /etc/hostname > /dev/null"
 rec B "ls -l $W/list/ $W/list/sub/ > /dev/null"
 grep -q "^file \"[^\"]*/www/list\" read ok" "$T/B.trace" || fail "B did not list www/list: $(grep '^file' "$T/B.trace")"
 grep -q "^file \"[^\"]*/www/list\"" "$T/A.trace" && fail "A listed www/list"
-"$POLC" gen --name p --deny-default file,exec -o "$T/A.pol" "$T/A.trace" || fail "gen: exit $?"
-"$POLC" check "$T/A.pol" > "$T/check" 2>&1 || fail "polc check: $(cat "$T/check")"
-# B, a listing A never made, needs nothing new
-cp "$T/A.pol" "$T/A2.pol"
-"$POLC" gen --update "$T/A2.pol" "$T/B.trace" > "$T/upd" 2>&1 || fail "gen --update B: $(cat "$T/upd")"
-grep -q "already allows everything" "$T/upd" || fail "listing B needed more than A's profile: $(cat "$T/upd")"
+a_allows_b "a listing A never made"
 G='"/tmp/[^"/]*/srv/www'
 grep -q "^  allow file $G/\" read;" "$T/A.pol" || fail "www/ not listable: $(grep file "$T/A.pol")"
 grep -q "^  allow file $G/\*\*/\" read;" "$T/A.pol" || fail "www/**/ not listable: $(grep file "$T/A.pol")"
@@ -46,13 +37,7 @@ grep -q '^  # family getdents: .*(the directory listings the file rules allow)' 
 grep -E -q '"/etc/(\*\*/)?"' "$T/A.pol" && fail "a system directory made listable: $(grep '/"' "$T/A.pol")"
 grep -q '/srv/"' "$T/A.pol" && fail "widened above the directory read from"
 # ...but only listings: contents, writes and /etc still need rules
-upd() { # name command pattern-of-the-rule-it-must-add
-	rec "$1" "$2"
-	cp "$T/A.pol" "$T/U.pol"
-	"$POLC" gen --update "$T/U.pol" -o "$T/U2.pol" "$T/$1.trace" > "$T/upd" 2>&1
-	grep -q "^+  allow file $3" "$T/upd" || fail "$1 ($2) allowed by the listing rules: $(cat "$T/upd")"
-}
-upd C "cat $W/list/e1 > /dev/null" "$G/list/e1\" read;"
-upd D "echo x > $W/list/new" "$G/list/new\" write"
-upd E "ls -l /etc/ssl/ > /dev/null" '"/etc/ssl" read;'
+upd C "cat $W/list/e1 > /dev/null" "file $G/list/e1\" read;"
+upd D "echo x > $W/list/new" "file $G/list/new\" write"
+upd E "ls -l /etc/ssl/ > /dev/null" 'file "/etc/ssl" read;'
 echo "ok: a listing run A never made is allowed by A's profile; contents, writes and /etc are not"

@@ -30,11 +30,7 @@ cp /bin/true "$D/sys/tool"
 "$P/tmpfile_rw" "$S" 2>"$T/err"; r=$?
 [ $r = 77 ] && { echo "SKIP: no O_TMPFILE on $S's file system: $(cat "$T/err")"; exit 0; }
 [ $r = 0 ] || fail "tmpfile_rw: exit $r: $(cat "$T/err")"
-rec() { # name command: a ptrace trace of sh -c command run in /
-	(cd / && "$POLC" record --tracer ptrace -o "$T/$1.trace" -- sh -c "$2") > "$T/$1.out" 2>&1 ||
-		fail "record $1: $(cat "$T/$1.out")"
-	grep -q '^meta exit "status 0" 1' "$T/$1.trace" || fail "run $1 failed: $(grep '^meta' "$T/$1.trace")"
-}
+. "$SRC/tests/gen-update.sh"   # rec, upd
 rec A "cat $D/sys/tables.frm > /dev/null && mkdir $D/db1 && echo row > $D/db1/t1.ibd &&
 	cat $D/db1/t1.ibd > /dev/null && rm -r $D/db1 && $P/tmpfile_rw $S"
 Q="$S/#sql-temptable-1d4-5-0.MAD"
@@ -44,12 +40,7 @@ rec B "mkdir $D/soak $D/soak/part && echo x > $D/soak/a.MAD && echo y > $D/soak/
 grep -q "^file \"$D/soak/part/p1\" write ok" "$T/B.trace" || fail "B did not write soak/part/p1"
 grep -q "^file \"$D/soak" "$T/A.trace" && fail "A touched soak"
 grep -q '#sql' "$T/A.trace" && fail "A made a named temporary table"
-"$POLC" gen --name p --deny-default file,exec -o "$T/A.pol" "$T/A.trace" || fail "gen: exit $?"
-"$POLC" check "$T/A.pol" > "$T/check" 2>&1 || fail "polc check: $(cat "$T/check")"
-# B, a database and a temporary table A never made, needs nothing new
-cp "$T/A.pol" "$T/A2.pol"
-"$POLC" gen --update "$T/A2.pol" "$T/B.trace" > "$T/upd" 2>&1 || fail "gen --update B: $(cat "$T/upd")"
-grep -q "already allows everything" "$T/upd" || fail "B needed more than A's profile: $(cat "$T/upd")"
+a_allows_b "a database and a temporary table A never made"
 G='"/tmp/t_gen_owned\.\*/srv/db/data'
 grep -q "^  allow file $G/\*\*\" read, write;" "$T/A.pol" ||
 	fail "data/ not a tree A made: $(grep file "$T/A.pol")"
@@ -60,12 +51,6 @@ grep -q "^  # Made by the workload: .*data (it made the subdirectory db1 there" 
 grep -q "^  # Scratch directory .*scratch: the run made unnamed files there (O_TMPFILE)" "$T/A.pol" ||
 	fail "no comment saying why scratch/*"
 # ...but only there, and only files made, read and written
-upd() { # name command pattern-of-the-rule-it-must-add
-	rec "$1" "$2"
-	cp "$T/A.pol" "$T/U.pol"
-	"$POLC" gen --update "$T/U.pol" -o "$T/U2.pol" "$T/$1.trace" > "$T/upd" 2>&1
-	grep -q "^+  allow $3" "$T/upd" || fail "$1 ($2) allowed by A's profile: $(cat "$T/upd")"
-}
 upd C "echo z > $D/sys/tables.frm" "file $G/sys/tables.frm\" write"
 upd E "echo z > $T/srv/db/other.log" 'file "/tmp/t_gen_owned\.\*/srv/db/other\.log" write'
 upd F "$D/sys/tool" "exec $G/sys/tool\""
