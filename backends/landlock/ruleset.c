@@ -356,6 +356,7 @@ static void build_net(const ir_policy *p, ll_ruleset *r)
 	size_t nb;
 	unsigned *b = port_bounds(p, &nb);
 	bool *open = xcalloc(nb, sizeof *open);
+	size_t cap = 0;
 	static const struct { ir_net_op op; uint64_t bit; } ops[] = {
 		{ IR_NET_BIND, LL_NET_BIND_TCP }, { IR_NET_CONNECT, LL_NET_CONNECT_TCP } };
 	for (size_t o = 0; o < 2; o++) {
@@ -374,7 +375,7 @@ static void build_net(const ir_policy *p, ll_ruleset *r)
 				r->ports[r->nports - 1].last = (uint16_t)(b[i + 1] - 1);
 				continue;       /* adjacent: one range */
 			}
-			r->ports = xrealloc(r->ports, (r->nports + 1) * sizeof *r->ports);
+			xgrow(&r->ports, &cap, r->nports + 1, sizeof *r->ports);
 			r->ports[r->nports++] = (ll_port_range){ (uint16_t)b[i],
 				(uint16_t)(b[i + 1] - 1), ops[o].bit };
 		}
@@ -758,24 +759,24 @@ static support classify_fs(const ir_policy *p, const ir_stmt *s)
 	return errno_support(p, s, EACCES);
 }
 
-/* Does a granted range of op `bit` meet [lo, hi]? The ranges of one op
- * are disjoint and sorted. */
+/* Does a granted range of op `bit` meet [lo, hi]? build_net() writes the
+ * bind ranges, then the connect ranges, each sorted and disjoint: one
+ * binary search over (op, last) finds the first range of the op ending at
+ * or after lo (a scan for the op's start made a policy with thousands of
+ * port statements quadratic). */
 static bool granted_in(const ll_ruleset *r, uint64_t bit, unsigned lo, unsigned hi)
 {
+	int want = bit == LL_NET_CONNECT_TCP;
 	size_t a = 0, z = r->nports;
-	while (a < z && r->ports[a].access != bit)
-		a++;
-	size_t end = a;
-	while (end < z && r->ports[end].access == bit)
-		end++;
-	while (a < end) {          /* the first range ending at or after lo */
-		size_t m = a + (end - a) / 2;
-		if (r->ports[m].last < lo)
+	while (a < z) {
+		size_t m = a + (z - a) / 2;
+		int op = r->ports[m].access == LL_NET_CONNECT_TCP;
+		if (op < want || (op == want && r->ports[m].last < lo))
 			a = m + 1;
 		else
-			end = m;
+			z = m;
 	}
-	return a < z && r->ports[a].access == bit && r->ports[a].first <= hi;
+	return a < r->nports && r->ports[a].access == bit && r->ports[a].first <= hi;
 }
 
 /* Are all ports of the statement closed to the TCP ops it names? */
