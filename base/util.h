@@ -2,7 +2,10 @@
  * and atomic file output.
  *
  * Promises: x* functions abort with a message on out-of-memory (a policy
- * compiler has no useful recovery from it); buf_* never truncate;
+ * compiler has no useful recovery from it); a block of 2 MiB or more is
+ *        2 MiB-aligned and advised for transparent huge pages before it is
+ *        touched (fresh memory in 4 KiB pages is a large policy's main
+ *        cost: one fault per page); buf_* never truncate;
  * write_file_atomic() leaves either the old file or the complete new one
  *        (regular files; other nodes are written through, never replaced).
  */

@@ -66,7 +66,7 @@ typedef struct {
 typedef struct {
 	uint64_t fs_handled, net_handled, scoped;
 	ll_path_rule *paths;       /* sorted by path, one per (path, beneath) */
-	size_t npaths;
+	size_t npaths, pathcap;
 	ll_port_range *ports;      /* the bind ranges, then the connect ones,
 	                              each sorted by first port */
 	size_t nports;

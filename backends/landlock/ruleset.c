@@ -202,7 +202,7 @@ static void alts_free(alt_list *l)
 static void add_path(ll_ruleset *r, char *path, bool beneath, uint64_t access, bool exec_lit,
 		     src_loc at)
 {
-	r->paths = xrealloc(r->paths, (r->npaths + 1) * sizeof *r->paths);
+	xgrow(&r->paths, &r->pathcap, r->npaths + 1, sizeof *r->paths);
 	r->paths[r->npaths++] = (ll_path_rule){ path, access, beneath, exec_lit, at };
 }
 
