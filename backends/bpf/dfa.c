@@ -35,53 +35,12 @@ void dfa_patset_init(dfa_patset *ps)
 
 void dfa_patset_free(dfa_patset *ps)
 {
-	for (size_t i = 0; i < ps->n; i++)
-		free(ps->v[i].tok);
 	free(ps->v);
+	free(ps->tid);
+	free(ps->tok);
+	free(ps->tab);
+	free(ps->scratch);
 	dfa_patset_init(ps);
-}
-
-void dfa_add_tokens(dfa_patset *ps, const dfa_tok *tok, size_t ntok,
-		    uint32_t chanmask, uint32_t dec)
-{
-	xgrow(&ps->v, &ps->cap, ps->n + 1, sizeof *ps->v);
-	dfa_pat *p = &ps->v[ps->n++];
-	p->tok = xcalloc(ntok ? ntok : 1, sizeof *tok);
-	memcpy(p->tok, tok, ntok * sizeof *tok);
-	p->ntok = ntok;
-	p->chanmask = chanmask;
-	p->dec = dec;
-}
-
-typedef struct {
-	dfa_patset *ps;
-	const dfa_tok *prefix;
-	size_t nprefix;
-	uint32_t chanmask, dec;
-} add_ctx;
-
-static void add_alt(const char *alt, void *vctx)
-{
-	add_ctx *c = vctx;
-	dfa_tok *t = xmalloc((c->nprefix + strlen(alt) + 1) * sizeof *t);
-	if (c->nprefix)
-		memcpy(t, c->prefix, c->nprefix * sizeof *t);
-	size_t n = c->nprefix + glob_tokenize(alt, t + c->nprefix);
-	dfa_add_tokens(c->ps, t, n, c->chanmask, c->dec);
-	free(t);
-}
-
-const char *dfa_add_glob(dfa_patset *ps, const dfa_tok *prefix, size_t nprefix,
-			 const char *glob, uint32_t chanmask, uint32_t dec)
-{
-	size_t pos;
-	const char *err = glob_validate(glob, &pos);
-	if (err)
-		return err;
-	add_ctx c = { ps, prefix, nprefix, chanmask, dec };
-	if (glob_expand(glob, add_alt, &c) < 0)
-		return "glob expands to too many alternatives";
-	return NULL;
 }
 
 /* The one byte a token takes, or -1 (a set of several bytes, or "many"). */
@@ -99,6 +58,105 @@ static int tok_lit(const dfa_tok *tk)
 		}
 	}
 	return count == 1 ? one : -1;
+}
+
+static size_t tok_hash(const dfa_tok *t, size_t mask)
+{
+	uint64_t h = 1469598103934665603ull ^ t->many;
+	for (size_t i = 0; i < sizeof t->set; i++)
+		h = (h ^ t->set[i]) * 1099511628211ull;
+	return (size_t)(h ^ h >> 29) & mask;
+}
+
+static void tok_rehash(dfa_patset *ps)
+{
+	free(ps->tab);
+	ps->tabcap = ps->tabcap ? ps->tabcap * 2 : 64;
+	ps->tab = xcalloc(ps->tabcap, sizeof *ps->tab);
+	for (size_t id = 256; id < ps->ntok; id++) {
+		size_t h = tok_hash(&ps->tok[id], ps->tabcap - 1);
+		while (ps->tab[h])
+			h = (h + 1) & (ps->tabcap - 1);
+		ps->tab[h] = (uint32_t)id + 1;
+	}
+}
+
+/* The id of token t (added to the table when new). */
+static uint32_t tok_id(dfa_patset *ps, const dfa_tok *t)
+{
+	if (!ps->ntok) {       /* the literal bytes first: their id is the byte */
+		xgrow(&ps->tok, &ps->tokcap, 256, sizeof *ps->tok);
+		for (unsigned b = 0; b < 256; b++)
+			dfa_tok_lit(&ps->tok[b], (uint8_t)b);
+		ps->ntok = 256;
+	}
+	int lit = tok_lit(t);
+	if (lit >= 0)
+		return (uint32_t)lit;
+	if ((ps->ntok - 256 + 1) * 2 > ps->tabcap)
+		tok_rehash(ps);
+	size_t h = tok_hash(t, ps->tabcap - 1);
+	for (; ps->tab[h]; h = (h + 1) & (ps->tabcap - 1)) {
+		const dfa_tok *o = &ps->tok[ps->tab[h] - 1];
+		if (o->many == t->many && !memcmp(o->set, t->set, sizeof o->set))
+			return ps->tab[h] - 1;
+	}
+	xgrow(&ps->tok, &ps->tokcap, ps->ntok + 1, sizeof *ps->tok);
+	ps->tok[ps->ntok] = *t;
+	ps->tab[h] = (uint32_t)ps->ntok + 1;
+	return (uint32_t)ps->ntok++;
+}
+
+/* Token t of pattern p. */
+static inline const dfa_tok *pat_tok(const dfa_patset *ps, const dfa_pat *p, size_t t)
+{
+	return &ps->tok[ps->tid[p->first + t]];
+}
+
+void dfa_add_tokens(dfa_patset *ps, const dfa_tok *tok, size_t ntok,
+		    uint32_t chanmask, uint32_t dec)
+{
+	xgrow(&ps->v, &ps->cap, ps->n + 1, sizeof *ps->v);
+	xgrow(&ps->tid, &ps->tidcap, ps->ntid + ntok, sizeof *ps->tid);
+	dfa_pat *p = &ps->v[ps->n++];
+	p->first = ps->ntid;
+	for (size_t i = 0; i < ntok; i++)
+		ps->tid[ps->ntid++] = tok_id(ps, &tok[i]);
+	p->ntok = ntok;
+	p->chanmask = chanmask;
+	p->dec = dec;
+}
+
+typedef struct {
+	dfa_patset *ps;
+	const dfa_tok *prefix;
+	size_t nprefix;
+	uint32_t chanmask, dec;
+} add_ctx;
+
+static void add_alt(const char *alt, void *vctx)
+{
+	add_ctx *c = vctx;
+	dfa_patset *ps = c->ps;
+	xgrow(&ps->scratch, &ps->scratchcap, c->nprefix + strlen(alt) + 1, sizeof *ps->scratch);
+	dfa_tok *t = ps->scratch;
+	if (c->nprefix)
+		memcpy(t, c->prefix, c->nprefix * sizeof *t);
+	size_t n = c->nprefix + glob_tokenize(alt, t + c->nprefix);
+	dfa_add_tokens(ps, t, n, c->chanmask, c->dec);
+}
+
+const char *dfa_add_glob(dfa_patset *ps, const dfa_tok *prefix, size_t nprefix,
+			 const char *glob, uint32_t chanmask, uint32_t dec)
+{
+	size_t pos;
+	const char *err = glob_validate(glob, &pos);
+	if (err)
+		return err;
+	add_ctx c = { ps, prefix, nprefix, chanmask, dec };
+	if (glob_expand(glob, add_alt, &c) < 0)
+		return "glob expands to too many alternatives";
+	return NULL;
 }
 
 /* -------------------------------------------------- interning of vectors */
@@ -190,8 +248,8 @@ static uint32_t in_put(interner *in, const uint32_t *w, size_t n, bool *added)
 
 /* ------------------------------------------------------------ positions */
 
-/* Pattern k's token t is position base[k] + 2t; base[k] + 2 ntok is its
- * end (accept). (Odd positions are unused: room for sub-states.) */
+/* Pattern k's token t is position base[k] + t; base[k] + ntok is its
+ * end (accept). */
 typedef struct {
 	const dfa_patset *ps;
 	uint32_t *base;         /* per pattern */
@@ -222,26 +280,29 @@ static void nfa_enter(nfa *a, uint32_t k, size_t t, bool slash)
 	const dfa_pat *p = &a->ps->v[k];
 	for (;; t++) {
 		if (t == p->ntok) {
-			nfa_add(a, a->base[k] + 2 * (uint32_t)t);
+			nfa_add(a, a->base[k] + (uint32_t)t);
 			return;
 		}
-		nfa_add(a, a->base[k] + 2 * (uint32_t)t);
-		if (!p->tok[t].many || slash)
+		nfa_add(a, a->base[k] + (uint32_t)t);
+		if (!pat_tok(a->ps, p, t)->many || slash)
 			return;
 	}
 }
 
 static void nfa_step(nfa *a, uint32_t pos, unsigned b)
 {
-	uint32_t k = a->pat[pos], rel = pos - a->base[k];
+	uint32_t k = a->pat[pos];
 	const dfa_pat *p = &a->ps->v[k];
-	size_t t = rel / 2;
-	if (t == p->ntok || !set_has(p->tok[t].set, b))
+	size_t t = pos - a->base[k];
+	if (t == p->ntok)
+		return;
+	const dfa_tok *tk = pat_tok(a->ps, p, t);
+	if (!set_has(tk->set, b))
 		return;
 	bool slash = b == '/';
 	/* A "many" token that consumed a byte stays (it met its minimum) and
 	 * may also end here; either way the next token starts after b. */
-	if (p->tok[t].many)
+	if (tk->many)
 		nfa_add(a, pos);
 	nfa_enter(a, k, t + 1, slash);
 }
@@ -274,51 +335,42 @@ static void sort_set(uint32_t *v, size_t n)
 
 /* -------------------------------------------------------- byte classes */
 
+/* Refine the classes by one byte set: bytes in a class stay together only
+ * if the set holds all or none of them. Classes are numbered by their
+ * smallest byte, so the result does not depend on the order of the sets. */
+static void refine(uint8_t cls[256], const uint8_t *set, uint32_t *n)
+{
+	int remap[512];
+	memset(remap, -1, sizeof remap);
+	uint32_t m = 0;
+	uint8_t next[256];
+	for (unsigned b = 0; b < 256; b++) {
+		int key = cls[b] * 2 + set_has(set, b);
+		if (remap[key] < 0)
+			remap[key] = (int)m++;
+		next[b] = (uint8_t)remap[key];
+	}
+	memcpy(cls, next, 256);
+	*n = m;
+}
+
+/* The coarsest classes that no token's set (nor '/', which "*" and the
+ * empty-match rule single out) splits: each distinct token used once. */
 static void byte_classes(const dfa_patset *ps, uint8_t cls[256], uint32_t *ncls)
 {
 	memset(cls, 0, 256);
 	uint32_t n = 1;
-	uint8_t slash[32] = { 0 };
-	set_add(slash, '/');
-	size_t total = 1;
-	for (size_t i = 0; i < ps->n; i++)
-		total += ps->v[i].ntok;
-	/* Refining by a set already seen changes nothing: each distinct set
-	 * once (most tokens of a large policy are the same few literals). */
-	interner seen = { 0 };
-	bool lit_seen[256] = { false };
-	for (size_t i = 0; i <= ps->n && n < 256; i++) {
-		size_t nt = i < ps->n ? ps->v[i].ntok : 1;
-		for (size_t t = 0; t < nt && n < 256; t++) {
-			const uint8_t *set = i < ps->n ? ps->v[i].tok[t].set : slash;
-			int lit = i < ps->n ? tok_lit(&ps->v[i].tok[t]) : '/';
-			if (lit >= 0) {
-				if (lit_seen[lit])
-					continue;
-				lit_seen[lit] = true;
-			}
-			uint32_t w[8];
-			memcpy(w, set, sizeof w);
-			bool added;
-			in_put(&seen, w, 8, &added);
-			if (!added)
-				continue;
-			int remap[512];
-			memset(remap, -1, sizeof remap);
-			uint32_t m = 0;
-			uint8_t next[256];
-			for (unsigned b = 0; b < 256; b++) {
-				int key = cls[b] * 2 + set_has(set, b);
-				if (remap[key] < 0)
-					remap[key] = (int)m++;
-				next[b] = (uint8_t)remap[key];
-			}
-			memcpy(cls, next, 256);
-			n = m;
-		}
-	}
-	(void)total;
-	in_free(&seen);
+	bool *used = xcalloc(ps->ntok + 1, sizeof *used);
+	for (size_t i = 0; i < ps->ntid; i++)
+		used[ps->tid[i]] = true;
+	for (size_t id = 0; id < ps->ntok && n < 256; id++)
+		if (used[id])
+			refine(cls, ps->tok[id].set, &n);
+	free(used);
+	dfa_tok slash;
+	dfa_tok_lit(&slash, '/');
+	if (n < 256)
+		refine(cls, slash.set, &n);
 	*ncls = n;
 }
 
@@ -340,7 +392,7 @@ static uint32_t set_entry(const nfa *a, const uint32_t *set, size_t n,
 	for (size_t i = 0; i < n; i++) {
 		uint32_t k = a->pat[set[i]];
 		const dfa_pat *p = &a->ps->v[k];
-		if (set[i] != a->base[k] + 2 * p->ntok)
+		if (set[i] != a->base[k] + p->ntok)
 			continue;
 		for (uint32_t c = 0; c < nchan; c++) {
 			if (!(p->chanmask >> c & 1))
@@ -420,8 +472,9 @@ static const char *determinize(nfa *a, const uint8_t cls[256], uint32_t ncls,
 			bool memo = lo == hi && nwild < 64;
 			for (size_t i = 0; memo && i < nwild; i++) {
 				const dfa_pat *p = &a->ps->v[a->pat[wild[i]]];
-				size_t t = (wild[i] - a->base[a->pat[wild[i]]]) / 2;
-				key |= (uint64_t)glob_tok_has(&p->tok[t], (unsigned char)rep[c]) << (i + 1);
+				size_t t = wild[i] - a->base[a->pat[wild[i]]];
+				key |= (uint64_t)glob_tok_has(pat_tok(a->ps, p, t), (unsigned char)rep[c])
+				       << (i + 1);
 			}
 			size_t mi = 0;
 			while (memo && mi < nmemo && memo_key[mi] != key)
@@ -684,11 +737,11 @@ const char *dfa_build(const dfa_patset *ps, uint32_t nchan, const uint32_t *defa
 	a.base = xmalloc((ps->n + 1) * sizeof *a.base);
 	for (size_t k = 0; k < ps->n; k++) {
 		a.base[k] = a.npos;
-		a.npos += 2 * (uint32_t)ps->v[k].ntok + 1;
+		a.npos += (uint32_t)ps->v[k].ntok + 1;
 	}
 	a.pat = xmalloc((a.npos + 1) * sizeof *a.pat);
 	for (size_t k = 0; k < ps->n; k++)
-		for (uint32_t i = 0; i < 2 * ps->v[k].ntok + 1; i++)
+		for (uint32_t i = 0; i < ps->v[k].ntok + 1; i++)
 			a.pat[a.base[k] + i] = (uint32_t)k;
 	a.stamp = xcalloc(a.npos + 1, sizeof *a.stamp);
 	a.litb = xmalloc((a.npos + 1) * sizeof *a.litb);
@@ -696,9 +749,10 @@ const char *dfa_build(const dfa_patset *ps, uint32_t nchan, const uint32_t *defa
 		a.litb[i] = -1;
 	for (size_t k = 0; k < ps->n; k++) {
 		for (size_t t = 0; t < ps->v[k].ntok; t++) {
-			a.litb[a.base[k] + 2 * t] = (int16_t)tok_lit(&ps->v[k].tok[t]);
+			uint32_t id = ps->tid[ps->v[k].first + t];   /* < 256: a literal */
+			a.litb[a.base[k] + t] = (int16_t)(id < 256 ? (int)id : -1);
 		}
-		a.litb[a.base[k] + 2 * ps->v[k].ntok] = -2;   /* the end: steps nowhere */
+		a.litb[a.base[k] + ps->v[k].ntok] = -2;   /* the end: steps nowhere */
 	}
 
 	byte_classes(ps, d->cls, &d->ncls);
