@@ -30,6 +30,7 @@ static void oom(void)
  * 4 KiB pages, and realloc copies into the new block before any advice
  * could reach it). A hint: THP may be off. Under a sanitizer the
  * allocator's own blocks are used as they are. */
+#ifndef POLC_ASAN
 #define HUGE ((size_t)2 << 20)
 #define BIG HUGE
 
@@ -42,6 +43,7 @@ static void *big_alloc(size_t n)
 	(void)madvise(p, size, MADV_HUGEPAGE);
 	return p;
 }
+#endif
 
 void *xmalloc(size_t n)
 {
