@@ -47,8 +47,41 @@ int sys_multiplexed(ir_arch a, uint32_t nr)
 	return -1;
 }
 
+/* Known numbers per ABI, cached: the oracle asks for every event. */
+#define KNOWN_MAX 1024
+static uint8_t known[IR_NARCH][KNOWN_MAX];
+static char *known_name[IR_NARCH][KNOWN_MAX];   /* libseccomp's name of each */
+static const char **names;
+static size_t nnames;
+
+/* The cached name of (a, nr), or NULL when the cache does not cover nr. */
+static const char *cached_name(ir_arch a, uint32_t nr, bool *covered)
+{
+	uint32_t i = nr;
+	*covered = false;
+	if (a == IR_ARCH_X32) {
+		if (!(nr & IR_X32_SYSCALL_BIT))
+			return NULL;
+		i = nr & ~(uint32_t)IR_X32_SYSCALL_BIT;
+	}
+	if (i >= KNOWN_MAX || (unsigned)a >= IR_NARCH)
+		return NULL;
+	pthread_once(&once, build);
+	*covered = true;
+	return known_name[a][i];
+}
+
 bool sys_name(ir_arch a, uint32_t nr, char *out, size_t n)
 {
+	bool covered;
+	const char *c = cached_name(a, nr, &covered);
+	if (covered) {
+		if (c && out && n) {
+			strncpy(out, c, n - 1);
+			out[n - 1] = 0;
+		}
+		return c != NULL;
+	}
 	char *s = seccomp_syscall_resolve_num_arch(scmp_arch(a), (int)nr);
 	if (!s)
 		return false;
@@ -60,12 +93,6 @@ bool sys_name(ir_arch a, uint32_t nr, char *out, size_t n)
 	return true;
 }
 
-/* Known numbers per ABI, cached: the oracle asks for every event. */
-#define KNOWN_MAX 1024
-static uint8_t known[IR_NARCH][KNOWN_MAX];
-static const char **names;
-static size_t nnames;
-
 static void build(void)
 {
 	names = xcalloc(KNOWN_MAX + 1, sizeof *names);
@@ -74,6 +101,7 @@ static void build(void)
 			uint32_t nr = a == IR_ARCH_X32 ? i | IR_X32_SYSCALL_BIT : i;
 			char *s = seccomp_syscall_resolve_num_arch(scmp_arch(a), (int)nr);
 			known[a][i] = s != NULL;
+			known_name[a][i] = s;      /* kept for the process's life */
 			if (s && a == IR_ARCH_I386 &&
 			    seccomp_syscall_resolve_name_arch(SCMP_ARCH_X86, s) < 0 &&
 			    ni386_direct < sizeof i386_direct / sizeof *i386_direct) {
@@ -81,8 +109,6 @@ static void build(void)
 				i386_direct[ni386_direct++].nr = i;
 			} else if (s && a == IR_ARCH_X86_64)
 				names[nnames++] = s;
-			else
-				free(s);
 		}
 }
 

@@ -793,6 +793,12 @@ typedef struct {
 	uint32_t *roots[2];       /* tree_opt's splits per audit arch (x86_64, i386):
 	                             the same for every hot chain length tried */
 	size_t nroots[2];         /* the range count they were made for */
+	/* The ranges of each audit arch and their weights: the same for every
+	 * chain length tried, since generate() numbers the leaves' labels the
+	 * same way each time (leaves, then the badarch and default returns). */
+	rangelist ranges[2];
+	double *pw[2];
+	bool have_ranges[2];
 } gen;
 
 static bool uncond(const sc_sysplan *s)
@@ -880,25 +886,25 @@ static int nr_block(cg *g, gen *x, bool i386, const sys_freq *hot, size_t nhot)
 		label_bind(g, next);
 		k++;
 	}
-	rangelist r = { 0 };
-	ranges_of(g, x, i386, &r);
-	if (r.n == 1) {
-		ja(g, r.v[0].leaf);
-	} else {
-		double *pw = ranges_weigh(&r, i386, x->mix, x->nmix);
-		if (r.n > OPT_TREE_MAX) {
-			tree(g, r.v, pw, r.n);
-		} else {
-			if (!x->roots[i386] || x->nroots[i386] != r.n) {
-				free(x->roots[i386]);
-				x->roots[i386] = tree_opt_roots(r.v, pw, r.n);
-				x->nroots[i386] = r.n;
-			}
-			tree_emit(g, r.v, pw, x->roots[i386], r.n + 1, 0, r.n);
-		}
-		free(pw);
+	rangelist *r = &x->ranges[i386];
+	if (!x->have_ranges[i386]) {
+		ranges_of(g, x, i386, r);
+		x->pw[i386] = ranges_weigh(r, i386, x->mix, x->nmix);
+		x->have_ranges[i386] = true;
 	}
-	free(r.v);
+	double *pw = x->pw[i386];
+	if (r->n == 1) {
+		ja(g, r->v[0].leaf);
+	} else if (r->n > OPT_TREE_MAX) {
+		tree(g, r->v, pw, r->n);
+	} else {
+		if (!x->roots[i386] || x->nroots[i386] != r->n) {
+			free(x->roots[i386]);
+			x->roots[i386] = tree_opt_roots(r->v, pw, r->n);
+			x->nroots[i386] = r->n;
+		}
+		tree_emit(g, r->v, pw, x->roots[i386], r->n + 1, 0, r->n);
+	}
 	return l;
 }
 
@@ -913,6 +919,8 @@ static void generate(gen *x, const sys_freq *hot, size_t nhot, buf *out)
 	bool has86 = pl->arch[IR_ARCH_X86_64].present || pl->arch[IR_ARCH_X32].present;
 	bool has32 = pl->arch[IR_ARCH_I386].present;
 	int bad = ret_label(&g, sc_action(pl->badarch));
+	if (has86 || has32)   /* every nr block has numbers it does not know */
+		ret_label(&g, sc_action(pl->def));
 	int l86 = has86 ? label_new(&g) : bad, l32 = has32 ? label_new(&g) : bad;
 	ld(&g, (uint32_t)offsetof(struct seccomp_data, arch));
 	if (has86 && has32) {
@@ -1059,8 +1067,11 @@ int sc_codegen(const sc_plan *pl, const sys_freq *mix, size_t nmix, buf *out,
 		info->mean = sc_mix_mean(f, len, mix, nmix);
 	}
 	free(hot);
-	free(x->roots[0]);
-	free(x->roots[1]);
+	for (int i = 0; i < 2; i++) {
+		free(x->roots[i]);
+		free(x->ranges[i].v);
+		free(x->pw[i]);
+	}
 	free(x);
 	return 0;
 }

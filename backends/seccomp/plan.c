@@ -14,6 +14,7 @@
 #include "../../compiler/sysevents.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -713,6 +714,31 @@ static sc_sysplan *arch_push(sc_archplan *ap)
 	return s;
 }
 
+/* The syscall-level event of each known syscall number, per arch, looked up
+ * once per process: planning asks for every known number of every arch. */
+static const sysevent *ev_of[IR_NARCH][1024];
+static pthread_once_t ev_once = PTHREAD_ONCE_INIT;
+
+static void ev_build(void)
+{
+	for (int a = 0; a < IR_NARCH; a++)
+		for (uint32_t i = 0; i < 1024; i++) {
+			char name[64];
+			uint32_t nr = a == IR_ARCH_X32 ? i | IR_X32_SYSCALL_BIT : i;
+			if (sys_name((ir_arch)a, nr, name, sizeof name))
+				ev_of[a][i] = sysevent_find(name);
+		}
+}
+
+static const sysevent *event_of(ir_arch a, uint32_t nr, const char *name)
+{
+	uint32_t i = a == IR_ARCH_X32 ? nr ^ IR_X32_SYSCALL_BIT : nr;
+	if (i >= 1024)
+		return sysevent_find(name);
+	pthread_once(&ev_once, ev_build);
+	return ev_of[a][i];
+}
+
 /* Plan one syscall of arch a; adds nothing when the filter default covers it. */
 static int plan_sys(const ctx *c, const sc_plan *pl, ir_arch a, uint32_t nr, sc_archplan *ap)
 {
@@ -723,7 +749,7 @@ static int plan_sys(const ctx *c, const sc_plan *pl, ir_arch a, uint32_t nr, sc_
 	sc_rules rs = { 0 }, rd = { 0 };
 	if (sys_part(c, a, nr, name, &pt, &rs))
 		return -1;
-	const sysevent *m = sysevent_find(name);
+	const sysevent *m = event_of(a, nr, name);
 	if (!c->lib) {
 		if (m && dom_part(c, a, m, &pt, &rd)) {
 			rules_free(&rs);
@@ -738,7 +764,7 @@ static int plan_sys(const ctx *c, const sc_plan *pl, ir_arch a, uint32_t nr, sc_
 		}
 		sc_sysplan *s = arch_push(ap);
 		s->nr = nr;
-		snprintf(s->name, sizeof s->name, "%s", name);
+		memcpy(s->name, name, sizeof s->name);   /* sys_name: NUL-terminated in 64 */
 		s->ordered = true;
 		s->sys = rs;
 		s->dom = rd;
