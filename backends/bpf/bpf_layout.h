@@ -47,6 +47,8 @@
                                                  with bpf_loop */
 #define POLC_MAX_POLICIES 64u                 /* loaded at once */
 #define POLC_CGROUP_DEPTH 16u                 /* ancestor levels searched */
+#define POLC_PBUF_SHARED 8u                   /* path buffers any CPU may take; the
+                                                 loader adds two per possible CPU */
 
 /* ---- decision words: [31:30] verdict, [29:18] errno, [17:0] statement ----
  * An errno is 1..4095 (the language's range, the kernel's MAX_ERRNO), so 12

@@ -109,19 +109,62 @@ struct {
 	__type(value, __u64);
 } polc_drops SEC(".maps");
 
-/* The path of the event being decided: per task, so that a preempted
- * sleepable program never shares its buffer. Only confined tasks get one. */
+/* The path of the event being decided, in one of a few buffers claimed for
+ * the length of one program run. A buffer per task (task storage) cost
+ * each new task's first confined event ~19,000 instructions (allocating
+ * and zeroing it: bench/raw/hooks-bpf-cost.txt); these are allocated once.
+ *
+ * Why no two runs share one: a run owns a buffer from the atomic exchange
+ * that turns its busy word from 0 to 1 until it stores 0 there after its
+ * last read of it. Migration is disabled while a program runs, but it may
+ * be preempted (and a sleepable one may sleep), so another task on the
+ * same CPU can run the enforcer before this run ends: it finds the busy
+ * word set and takes the CPU's second buffer, or one of the shared ones.
+ * Ownership rests on the exchange alone, not on the CPU number, so no
+ * interleaving can give two runs one buffer. When every buffer it may try
+ * is taken (more than two runs preempted on one CPU and all shared ones
+ * taken) the event is decided by the worst entry, as when task storage
+ * could not be allocated: fail closed, never a shared buffer. */
 struct pathbuf {
 	char p[PBUF];
 	char save[128];   /* rename: the source path, for the log record */
 	__u32 pos;        /* build_path: where the path starts (struct walk) */
+	__u32 pad;
+	__u64 busy;       /* 1 while a run owns it (pb_claim) */
 };
 struct {
-	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
-	__uint(map_flags, BPF_F_NO_PREALLOC);
-	__type(key, int);
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, POLC_PBUF_SHARED + 2);   /* the loader: + 2 per CPU */
+	__type(key, __u32);
 	__type(value, struct pathbuf);
-} polc_paths SEC(".maps");
+} polc_pbufs SEC(".maps");
+
+static __always_inline struct pathbuf *pb_try(__u32 i)
+{
+	struct pathbuf *pb = bpf_map_lookup_elem(&polc_pbufs, &i);
+	if (pb && __sync_lock_test_and_set(&pb->busy, 1) == 0)
+		return pb;
+	return 0;
+}
+
+/* A free buffer, owned until pb_release; NULL when none is. */
+static __always_inline struct pathbuf *pb_claim(void)
+{
+	__u32 own = POLC_PBUF_SHARED + 2 * bpf_get_smp_processor_id();
+	struct pathbuf *pb = pb_try(own);
+	if (!pb)
+		pb = pb_try(own + 1);
+#pragma unroll
+	for (__u32 i = 0; i < POLC_PBUF_SHARED; i++)
+		if (!pb)
+			pb = pb_try(i);
+	return pb;
+}
+
+static __always_inline void pb_release(struct pathbuf *pb)
+{
+	__sync_lock_test_and_set(&pb->busy, 0);
+}
 
 /* ------------------------------------------------------------- scope */
 
@@ -176,7 +219,7 @@ static __always_inline int own_map(const struct bpf_map *m)
 {
 	return m == (void *)&polc_cgroups || m == (void *)&polc_blob ||
 	       m == (void *)&polc_counters || m == (void *)&polc_events ||
-	       m == (void *)&polc_drops || m == (void *)&polc_paths;
+	       m == (void *)&polc_drops || m == (void *)&polc_pbufs;
 }
 
 static __always_inline __u64 sb_magic(const struct super_block *sb)
@@ -696,8 +739,7 @@ static __always_inline int decide_obj(__u32 policy, const struct dentry *de,
 		return 0;
 	if (dir == DIR_ASK)
 		dir = is_dir_inode(BPF_CORE_READ(de, d_inode));
-	struct pathbuf *pb = bpf_task_storage_get(&polc_paths, bpf_get_current_task_btf(), 0,
-						  BPF_LOCAL_STORAGE_GET_F_CREATE);
+	struct pathbuf *pb = pb_claim();
 	if (!pb)
 		return finish(policy, mode, deny_all(), domain, 0, 1);
 	long pos = build_path(pb, de, vm);
@@ -706,8 +748,10 @@ static __always_inline int decide_obj(__u32 policy, const struct dentry *de,
 	__u32 best = decide_buf(policy, &d, c0, pb, base, worst ? 0 : POLC_PATH_MAX - base, worst,
 				dir, ch0, ch1, ch2);
 	__u32 chans = 1u << (ch0 & 7) | 1u << (ch1 & 7) | 1u << (ch2 & 7);
-	return finish(policy, mode, best, POLC_EV_INFO(domain, chans, 0),
-		      worst ? 0 : &pb->p[base], 1);
+	int rc = finish(policy, mode, best, POLC_EV_INFO(domain, chans, 0),
+			worst ? 0 : &pb->p[base], 1);
+	pb_release(pb);
+	return rc;
 }
 
 /* A path hook on one object: the dentry `de` on mount `vm`. */
@@ -835,8 +879,7 @@ int BPF_PROG(polc_path_rename, const struct path *old_dir, struct dentry *old_de
 	struct polc_hdr *h = (struct polc_hdr *)c0->w;
 	struct polc_dfa d = h->file;
 	__u32 mode = h->mode;
-	struct pathbuf *pb = bpf_task_storage_get(&polc_paths, bpf_get_current_task_btf(), 0,
-						  BPF_LOCAL_STORAGE_GET_F_CREATE);
+	struct pathbuf *pb = pb_claim();
 	if (!pb)
 		return finish(policy, mode, deny_all(), POLC_D_FILE, 0, 1);
 	int dir = dentry_is_dir(old_dentry);
@@ -850,10 +893,14 @@ int BPF_PROG(polc_path_rename, const struct path *old_dir, struct dentry *old_de
 	__u32 b = decide_dentry(policy, &d, c0, pb, new_dentry, BPF_CORE_READ(new_dir, mnt),
 				POLC_CH_WRITE, dir || dentry_is_dir(new_dentry), &at);
 	__u64 info = POLC_EV_INFO(POLC_D_FILE, 1u << POLC_CH_WRITE, 0);
+	int rc;
 	if (polc_dec_wins(b, a))
-		return finish(policy, mode, b, info,
-			      at < 0 ? 0 : &pb->p[(__u32)at & (POLC_PATH_MAX - 1)], 1);
-	return finish(policy, mode, a, info, pb->save, 1);
+		rc = finish(policy, mode, b, info,
+			    at < 0 ? 0 : &pb->p[(__u32)at & (POLC_PATH_MAX - 1)], 1);
+	else
+		rc = finish(policy, mode, a, info, pb->save, 1);
+	pb_release(pb);
+	return rc;
 }
 
 SEC("lsm.s/file_open")
@@ -954,8 +1001,7 @@ static __always_inline int decide_mount(__u32 policy, __u8 op, const char *fstyp
 	struct polc_hdr *h = (struct polc_hdr *)c0->w;
 	struct polc_dfa d = h->mount;
 	__u32 mode = h->mode;
-	struct pathbuf *pb = bpf_task_storage_get(&polc_paths, bpf_get_current_task_btf(), 0,
-						  BPF_LOCAL_STORAGE_GET_F_CREATE);
+	struct pathbuf *pb = pb_claim();
 	if (!pb)
 		return finish(policy, mode, deny_all(), POLC_D_MOUNT, 0, 1);
 	struct walk w = { .policy = policy, .st = d.start, .ncls = d.ncls, .trans = d.trans,
@@ -986,8 +1032,10 @@ static __always_inline int decide_mount(__u32 policy, __u8 op, const char *fstyp
 				   POLC_PATH_MAX - ((__u32)pos & (POLC_PATH_MAX - 1)));
 	}
 	__u32 dec = walk_result(&w, &d, 0, worst);
-	return finish(policy, mode, dec, POLC_D_MOUNT,
-		      pos < 0 ? 0 : &pb->p[(__u32)pos & (POLC_PATH_MAX - 1)], 1);
+	int rc = finish(policy, mode, dec, POLC_D_MOUNT,
+			pos < 0 ? 0 : &pb->p[(__u32)pos & (POLC_PATH_MAX - 1)], 1);
+	pb_release(pb);
+	return rc;
 }
 
 SEC("lsm.s/sb_mount")
@@ -1048,8 +1096,7 @@ int BPF_PROG(polc_sb_pivotroot, const struct path *old_path, const struct path *
 	struct polc_hdr *h = (struct polc_hdr *)c0->w;
 	struct polc_dfa d = h->mount;
 	__u32 mode = h->mode;
-	struct pathbuf *pb = bpf_task_storage_get(&polc_paths, bpf_get_current_task_btf(), 0,
-						  BPF_LOCAL_STORAGE_GET_F_CREATE);
+	struct pathbuf *pb = pb_claim();
 	if (!pb)
 		return finish(policy, mode, deny_all(), POLC_D_MOUNT, 0, 1);
 	pb->p[0] = POLC_MOUNT_OP_PIVOT;
@@ -1057,7 +1104,9 @@ int BPF_PROG(polc_sb_pivotroot, const struct path *old_path, const struct path *
 	struct walk w = { .policy = policy, .st = d.start, .ncls = d.ncls, .trans = d.trans,
 			  .cls_off = POLC_CLS_MOUNT_OFF };
 	walk_bytes(&w, pb, c0, 0, 2);
-	return finish(policy, mode, walk_result(&w, &d, 0, 0), POLC_D_MOUNT, 0, 1);
+	__u32 dec = walk_result(&w, &d, 0, 0);
+	pb_release(pb);
+	return finish(policy, mode, dec, POLC_D_MOUNT, 0, 1);
 }
 
 /* -------------------------------------------------- simple decisions */

@@ -122,6 +122,12 @@ static int install_enforcer(char *err, size_t n)
 		seterr(err, n, "cannot open the enforcer program: %s", strerror(errno));
 		return EXIT_SYSTEM;
 	}
+	/* path buffers: the shared ones and two per CPU (enforcer.bpf.c,
+	 * pb_claim); too few only ever denies, so a failure here is harmless */
+	int ncpu = libbpf_num_possible_cpus();
+	if (ncpu > 0)
+		bpf_map__set_max_entries(skel->maps.polc_pbufs,
+					 POLC_PBUF_SHARED + 2 * (unsigned)ncpu);
 	int r = polc_enforcer__load(skel);
 	if (r) {
 		int e = -r;
