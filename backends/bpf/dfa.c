@@ -107,12 +107,6 @@ static uint32_t tok_id(dfa_patset *ps, const dfa_tok *t)
 	return (uint32_t)ps->ntok++;
 }
 
-/* Token t of pattern p. */
-static inline const dfa_tok *pat_tok(const dfa_patset *ps, const dfa_pat *p, size_t t)
-{
-	return &ps->tok[ps->tid[p->first + t]];
-}
-
 void dfa_add_tokens(dfa_patset *ps, const dfa_tok *tok, size_t ntok,
 		    uint32_t chanmask, uint32_t dec)
 {
@@ -248,16 +242,16 @@ static uint32_t in_put(interner *in, const uint32_t *w, size_t n, bool *added)
 
 /* ------------------------------------------------------------ positions */
 
-/* Pattern k's token t is position base[k] + t; base[k] + ntok is its
- * end (accept). */
+/* Positions: pattern 0's tokens and then its end (accept), pattern 1's,
+ * and so on. A position holds its token's id (< 256: a literal byte)
+ * or, at an end, POS_END | k: a step reads one word, and only a set or
+ * "many" token's table entry. */
+#define POS_END 0x80000000u
+
 typedef struct {
 	const dfa_patset *ps;
-	uint32_t *base;         /* per pattern */
-	uint32_t *pat;          /* per position: pattern */
+	uint32_t *tok;          /* per position: token id, or POS_END | pattern */
 	uint32_t npos;
-	int16_t *litb;          /* per position: the one byte its token takes, -1
-	                           (a set or "many": tried for every class) or -2
-	                           (a pattern's end) */
 	uint32_t *stamp, gen;   /* dedup while building one set */
 	uint32_t *set;
 	size_t nset, capset;
@@ -272,39 +266,44 @@ static void nfa_add(nfa *a, uint32_t pos)
 	a->set[a->nset++] = pos;
 }
 
-/* Enter token t of pattern k with the previous path byte being '/' or not:
+/* Is the token at a (non-end) position "many"? */
+static bool pos_many(const nfa *a, uint32_t id)
+{
+	return id >= 256 && a->ps->tok[id].many;
+}
+
+/* Enter the token at pos with the previous path byte being '/' or not:
  * a "many" token may be skipped (match empty) only when it does not start
  * right after a '/' (glob.h). */
-static void nfa_enter(nfa *a, uint32_t k, size_t t, bool slash)
+static void nfa_enter(nfa *a, uint32_t pos, bool slash)
 {
-	const dfa_pat *p = &a->ps->v[k];
-	for (;; t++) {
-		if (t == p->ntok) {
-			nfa_add(a, a->base[k] + (uint32_t)t);
-			return;
-		}
-		nfa_add(a, a->base[k] + (uint32_t)t);
-		if (!pat_tok(a->ps, p, t)->many || slash)
+	for (;; pos++) {
+		nfa_add(a, pos);
+		uint32_t id = a->tok[pos];
+		if (id & POS_END || slash || !pos_many(a, id))
 			return;
 	}
 }
 
 static void nfa_step(nfa *a, uint32_t pos, unsigned b)
 {
-	uint32_t k = a->pat[pos];
-	const dfa_pat *p = &a->ps->v[k];
-	size_t t = pos - a->base[k];
-	if (t == p->ntok)
+	uint32_t id = a->tok[pos];
+	if (id & POS_END)
 		return;
-	const dfa_tok *tk = pat_tok(a->ps, p, t);
-	if (!set_has(tk->set, b))
-		return;
-	bool slash = b == '/';
-	/* A "many" token that consumed a byte stays (it met its minimum) and
-	 * may also end here; either way the next token starts after b. */
-	if (tk->many)
-		nfa_add(a, pos);
-	nfa_enter(a, k, t + 1, slash);
+	if (id < 256) {
+		if (id != b)
+			return;
+	} else {
+		const dfa_tok *tk = &a->ps->tok[id];
+		if (!set_has(tk->set, b))
+			return;
+		/* A "many" token that consumed a byte stays (it met its
+		 * minimum) and may also end here; either way the next token
+		 * starts after b. */
+		if (tk->many)
+			nfa_add(a, pos);
+	}
+	nfa_enter(a, pos + 1, b == '/');
 }
 
 static int cmp_u32(const void *x, const void *y)
@@ -390,10 +389,10 @@ static uint32_t set_entry(const nfa *a, const uint32_t *set, size_t n,
 	bool hit[32] = { false };
 	memcpy(w, defaults, nchan * 4);
 	for (size_t i = 0; i < n; i++) {
-		uint32_t k = a->pat[set[i]];
-		const dfa_pat *p = &a->ps->v[k];
-		if (set[i] != a->base[k] + p->ntok)
+		uint32_t id = a->tok[set[i]];
+		if (!(id & POS_END))
 			continue;
+		const dfa_pat *p = &a->ps->v[id & ~POS_END];
 		for (uint32_t c = 0; c < nchan; c++) {
 			if (!(p->chanmask >> c & 1))
 				continue;
@@ -418,8 +417,9 @@ static const char *determinize(nfa *a, const uint8_t cls[256], uint32_t ncls,
 	r->entry = NULL;
 	a->gen++;
 	a->nset = 0;
-	for (uint32_t k = 0; k < a->ps->n; k++)
-		nfa_enter(a, k, 0, false);
+	for (uint32_t pos = 0; pos < a->npos; pos++)
+		if (pos == 0 || a->tok[pos - 1] & POS_END)   /* a pattern's first */
+			nfa_enter(a, pos, false);
 	sort_set(a->set, a->nset);
 	in_put(&sets, a->set, a->nset, NULL);
 	const char *err = NULL;
@@ -442,15 +442,15 @@ static const char *determinize(nfa *a, const uint8_t cls[256], uint32_t ncls,
 		xgrow(&wild, &wcap, n, sizeof *wild);
 		memset(start, 0, (ncls + 1) * sizeof *start);
 		for (size_t i = 0; i < n; i++)
-			if (a->litb[cur[i]] >= 0)
-				start[cls[a->litb[cur[i]]] + 1]++;
+			if (a->tok[cur[i]] < 256)
+				start[cls[a->tok[cur[i]]] + 1]++;
 		for (uint32_t c = 0; c < ncls; c++)
 			start[c + 1] += start[c];
 		for (size_t i = 0; i < n; i++) {
-			int b = a->litb[cur[i]];
-			if (b >= 0)
-				bucket[start[cls[b]]++] = cur[i];
-			else if (b == -1)
+			uint32_t id = a->tok[cur[i]];
+			if (id < 256)
+				bucket[start[cls[id]]++] = cur[i];
+			else if (!(id & POS_END))
 				wild[nwild++] = cur[i];
 		}
 		size_t nmemo = 0;
@@ -471,10 +471,8 @@ static const char *determinize(nfa *a, const uint8_t cls[256], uint32_t ncls,
 			uint64_t key = rep[c] == '/';
 			bool memo = lo == hi && nwild < 64;
 			for (size_t i = 0; memo && i < nwild; i++) {
-				const dfa_pat *p = &a->ps->v[a->pat[wild[i]]];
-				size_t t = wild[i] - a->base[a->pat[wild[i]]];
-				key |= (uint64_t)glob_tok_has(pat_tok(a->ps, p, t), (unsigned char)rep[c])
-				       << (i + 1);
+				key |= (uint64_t)glob_tok_has(&a->ps->tok[a->tok[wild[i]]],
+							      (unsigned char)rep[c]) << (i + 1);
 			}
 			size_t mi = 0;
 			while (memo && mi < nmemo && memo_key[mi] != key)
@@ -734,26 +732,15 @@ const char *dfa_build(const dfa_patset *ps, uint32_t nchan, const uint32_t *defa
 	if (nchan == 0 || nchan > 32)
 		return "bad channel count";
 	nfa a = { .ps = ps };
-	a.base = xmalloc((ps->n + 1) * sizeof *a.base);
-	for (size_t k = 0; k < ps->n; k++) {
-		a.base[k] = a.npos;
-		a.npos += (uint32_t)ps->v[k].ntok + 1;
-	}
-	a.pat = xmalloc((a.npos + 1) * sizeof *a.pat);
 	for (size_t k = 0; k < ps->n; k++)
-		for (uint32_t i = 0; i < ps->v[k].ntok + 1; i++)
-			a.pat[a.base[k] + i] = (uint32_t)k;
-	a.stamp = xcalloc(a.npos + 1, sizeof *a.stamp);
-	a.litb = xmalloc((a.npos + 1) * sizeof *a.litb);
-	for (uint32_t i = 0; i <= a.npos; i++)
-		a.litb[i] = -1;
-	for (size_t k = 0; k < ps->n; k++) {
-		for (size_t t = 0; t < ps->v[k].ntok; t++) {
-			uint32_t id = ps->tid[ps->v[k].first + t];   /* < 256: a literal */
-			a.litb[a.base[k] + t] = (int16_t)(id < 256 ? (int)id : -1);
-		}
-		a.litb[a.base[k] + ps->v[k].ntok] = -2;   /* the end: steps nowhere */
+		a.npos += (uint32_t)ps->v[k].ntok + 1;
+	a.tok = xmalloc((a.npos + 1) * sizeof *a.tok);
+	for (size_t k = 0, pos = 0; k < ps->n; k++) {
+		memcpy(&a.tok[pos], &ps->tid[ps->v[k].first], ps->v[k].ntok * sizeof *a.tok);
+		pos += ps->v[k].ntok;
+		a.tok[pos++] = POS_END | (uint32_t)k;
 	}
+	a.stamp = xcalloc(a.npos + 1, sizeof *a.stamp);
 
 	byte_classes(ps, d->cls, &d->ncls);
 	interner ent = { 0 };
@@ -761,9 +748,7 @@ const char *dfa_build(const dfa_patset *ps, uint32_t nchan, const uint32_t *defa
 	raw_dfa r;
 	const char *err = determinize(&a, d->cls, d->ncls, nchan, defaults,
 				      max_states, &ent, &r);
-	free(a.base);
-	free(a.pat);
-	free(a.litb);
+	free(a.tok);
 	free(a.stamp);
 	free(a.set);
 	if (err) {
