@@ -161,7 +161,9 @@ typedef struct {
 	size_t plen, pcap;
 	uint32_t *off, *len;
 	size_t n, cap;
-	uint32_t *tab;          /* open addressing: id + 1, 0 empty */
+	uint64_t *tab;          /* open addressing: hash << 32 | id + 1, 0 empty
+	                           (the hash kept: a probe or a rehash reads
+	                           no vector but the one that matches) */
 	size_t tcap;
 } interner;
 
@@ -195,12 +197,14 @@ static const uint32_t *in_get(const interner *in, uint32_t id, size_t *n)
 static void in_rehash(interner *in)
 {
 	size_t tcap = in->tcap ? in->tcap * 2 : 1024;
-	uint32_t *tab = xcalloc(tcap, sizeof *tab);
-	for (size_t id = 0; id < in->n; id++) {
-		size_t h = hash_words(in->pool + in->off[id], in->len[id]) & (tcap - 1);
+	uint64_t *tab = xcalloc(tcap, sizeof *tab);
+	for (size_t i = 0; i < in->tcap; i++) {
+		if (!in->tab[i])
+			continue;
+		size_t h = (size_t)(in->tab[i] >> 32) & (tcap - 1);
 		while (tab[h])
 			h = (h + 1) & (tcap - 1);
-		tab[h] = (uint32_t)id + 1;
+		tab[h] = in->tab[i];
 	}
 	free(in->tab);
 	in->tab = tab;
@@ -215,9 +219,12 @@ static uint32_t in_put(interner *in, const uint32_t *w, size_t n, bool *added)
 		xgrow(&in->pool, &in->pcap, 1, sizeof *in->pool);
 	if ((in->n + 1) * 2 > in->tcap)
 		in_rehash(in);
-	size_t h = hash_words(w, n) & (in->tcap - 1);
+	uint32_t hw = (uint32_t)hash_words(w, n);
+	size_t h = hw & (in->tcap - 1);
 	for (; in->tab[h]; h = (h + 1) & (in->tcap - 1)) {
-		uint32_t id = in->tab[h] - 1;
+		if ((uint32_t)(in->tab[h] >> 32) != hw)
+			continue;
+		uint32_t id = (uint32_t)in->tab[h] - 1;
 		if (in->len[id] == n && (!n || !memcmp(in->pool + in->off[id], w, n * 4))) {
 			if (added)
 				*added = false;
@@ -234,7 +241,7 @@ static uint32_t in_put(interner *in, const uint32_t *w, size_t n, bool *added)
 	in->off[in->n] = (uint32_t)in->plen;
 	in->len[in->n] = (uint32_t)n;
 	in->plen += n;
-	in->tab[h] = (uint32_t)in->n + 1;
+	in->tab[h] = (uint64_t)hw << 32 | ((uint32_t)in->n + 1);
 	if (added)
 		*added = true;
 	return (uint32_t)in->n++;
