@@ -711,10 +711,14 @@ static int tree_emit(cg *g, const cg_range *r, const double *pw, const uint32_t 
 static uint32_t *tree_opt_roots(const cg_range *r, const double *pw, size_t n)
 {
 	size_t n1 = n + 1;
-	double *c = xcalloc(n1 * n1, sizeof *c);
-	uint32_t *root = xcalloc(n1 * n1, sizeof *root);
-	for (size_t i = 0; i < n; i++)
+	/* not zeroed (two n^2 tables): the programme reads only [i, j) with
+	 * j > i, each written before (by length), the lengths 1 here */
+	double *c = xmalloc(n1 * n1 * sizeof *c);
+	uint32_t *root = xmalloc(n1 * n1 * sizeof *root);
+	for (size_t i = 0; i < n; i++) {
+		c[i * n1 + i + 1] = 0;
 		root[i * n1 + i + 1] = (uint32_t)i + 1;
+	}
 	for (size_t len = 2; len <= n; len++)
 		for (size_t i = 0, j = len; j <= n; i++, j++) {
 			size_t lo = root[i * n1 + j - 1] & ~HOLES;
@@ -799,6 +803,11 @@ typedef struct {
 	rangelist ranges[2];
 	double *pw[2];
 	bool have_ranges[2];
+	/* The leaves' labels likewise: the label count and the return pool
+	 * after leaves(), replayed by every later try (abi, pend stay). */
+	bool have_leaves;
+	size_t leaf_nlab, leaf_npool;
+	cg_ret *leaf_pool;
 } gen;
 
 static bool uncond(const sc_sysplan *s)
@@ -912,15 +921,29 @@ static void generate(gen *x, const sys_freq *hot, size_t nhot, buf *out)
 {
 	cg g = { 0 };
 	const sc_plan *pl = x->pl;
-	x->npend = 0;
-	for (int a = 0; a < IR_NARCH; a++)
-		if (pl->arch[a].present)
-			leaves(&g, x, (ir_arch)a);
 	bool has86 = pl->arch[IR_ARCH_X86_64].present || pl->arch[IR_ARCH_X32].present;
 	bool has32 = pl->arch[IR_ARCH_I386].present;
+	if (!x->have_leaves) {
+		x->npend = 0;
+		for (int a = 0; a < IR_NARCH; a++)
+			if (pl->arch[a].present)
+				leaves(&g, x, (ir_arch)a);
+		ret_label(&g, sc_action(pl->badarch));
+		if (has86 || has32)   /* every nr block has numbers it does not know */
+			ret_label(&g, sc_action(pl->def));
+		x->leaf_nlab = g.nlab;
+		x->leaf_npool = g.npool;
+		x->leaf_pool = xcalloc(g.npool + 1, sizeof *x->leaf_pool);
+		memcpy(x->leaf_pool, g.pool, g.npool * sizeof *g.pool);
+		x->have_leaves = true;
+	} else {
+		while (g.nlab < x->leaf_nlab)
+			label_new(&g);
+		xgrow(&g.pool, &g.poolcap, x->leaf_npool + 1, sizeof *g.pool);
+		memcpy(g.pool, x->leaf_pool, x->leaf_npool * sizeof *g.pool);
+		g.npool = x->leaf_npool;
+	}
 	int bad = ret_label(&g, sc_action(pl->badarch));
-	if (has86 || has32)   /* every nr block has numbers it does not know */
-		ret_label(&g, sc_action(pl->def));
 	int l86 = has86 ? label_new(&g) : bad, l32 = has32 ? label_new(&g) : bad;
 	ld(&g, (uint32_t)offsetof(struct seccomp_data, arch));
 	if (has86 && has32) {
@@ -1072,6 +1095,7 @@ int sc_codegen(const sc_plan *pl, const sys_freq *mix, size_t nmix, buf *out,
 		free(x->ranges[i].v);
 		free(x->pw[i]);
 	}
+	free(x->leaf_pool);
 	free(x);
 	return 0;
 }

@@ -386,7 +386,7 @@ static void to_rules(srclist *l, ir_action def, sc_rules *out)
 	size_t n = l->n;
 	while (n > 0 && act_eq(l->v[n - 1].act, def))
 		n--;
-	out->v = xcalloc(n ? n : 1, sizeof *out->v);
+	out->v = n ? xcalloc(n, sizeof *out->v) : NULL;   /* most syscalls: none */
 	for (size_t i = 0; i < n; i++) {
 		sc_rule *r = &out->v[out->n++];
 		r->act = l->v[i].act;
