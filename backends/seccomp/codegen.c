@@ -150,34 +150,39 @@ static void resolve(const cg *g, buf *out)
 				far[i] |= 2, again = true;
 		}
 	}
+	/* written into one array, appended at once */
+	struct sock_filter *prog = xcalloc(pos[g->n] + 1, sizeof *prog);
+	size_t at0 = 0;
 	for (size_t i = 0; i < g->n; i++) {
 		const cg_insn *x = &g->v[i];
 		struct sock_filter f = { x->code, 0, 0, x->k };
 		size_t base = pos[i] + 1;
 		if (BPF_CLASS(x->code) == BPF_JMP && BPF_OP(x->code) == BPF_JA) {
 			f.k = (uint32_t)(pos[g->lab[x->jt]] - base);
-			buf_put(out, &f, sizeof f);
+			prog[at0++] = f;
 			continue;
 		}
 		if (!is_cond(x)) {
-			buf_put(out, &f, sizeof f);
+			prog[at0++] = f;
 			continue;
 		}
 		size_t t = pos[g->lab[x->jt]], e = pos[g->lab[x->jf]];
 		f.jt = (far[i] & 1) ? 0 : (uint8_t)(t - base);
 		f.jf = (far[i] & 2) ? (uint8_t)(far[i] & 1) : (uint8_t)(e - base);
-		buf_put(out, &f, sizeof f);
+		prog[at0++] = f;
 		size_t at = base;
 		if (far[i] & 1) {
 			struct sock_filter j = { BPF_JMP | BPF_JA, 0, 0, (uint32_t)(t - (at + 1)) };
-			buf_put(out, &j, sizeof j);
+			prog[at0++] = j;
 			at++;
 		}
 		if (far[i] & 2) {
 			struct sock_filter j = { BPF_JMP | BPF_JA, 0, 0, (uint32_t)(e - (at + 1)) };
-			buf_put(out, &j, sizeof j);
+			prog[at0++] = j;
 		}
 	}
+	buf_put(out, prog, at0 * sizeof *prog);
+	free(prog);
 	free(far);
 	free(pos);
 }
