@@ -1064,14 +1064,17 @@ int sc_codegen(const sc_plan *pl, const sys_freq *mix, size_t nmix, buf *out,
 	double best = 0;
 	size_t bestk = 0;
 	double cost[MAX_HOT + 1];
+	buf tries[MAX_HOT + 1];   /* each try's program: the chosen one is the output */
+	size_t ntries = 0;
+	if (info)     /* the argument blocks' lengths are the same in every try */
+		x->block_len = info->block_len;
 	for (size_t k = 0; k <= MAX_HOT && k <= nmix; k++) {
-		buf b;
-		buf_init(&b);
+		buf *b = &tries[ntries++];
+		buf_init(b);
 		x->nhot = k;
-		generate(x, hot, nmix, &b);
-		cost[k] = sc_mix_mean((const struct sock_filter *)b.data,
-				      b.len / sizeof(struct sock_filter), mix, nmix);
-		buf_free(&b);
+		generate(x, hot, nmix, b);
+		cost[k] = sc_mix_mean((const struct sock_filter *)b->data,
+				      b->len / sizeof(struct sock_filter), mix, nmix);
 		if (k == 0 || cost[k] < best) {
 			best = cost[k];
 			bestk = k;
@@ -1083,10 +1086,10 @@ int sc_codegen(const sc_plan *pl, const sys_freq *mix, size_t nmix, buf *out,
 			break;
 		}
 	x->nhot = bestk;
-	if (info)
-		x->block_len = info->block_len;
 	size_t start = out->len;
-	generate(x, hot, nmix, out);
+	buf_put(out, tries[bestk].data, tries[bestk].len);
+	for (size_t k = 0; k < ntries; k++)
+		buf_free(&tries[k]);
 	const struct sock_filter *f = (const struct sock_filter *)(out->data + start);
 	size_t len = (out->len - start) / sizeof *f;
 	if (info) {

@@ -167,25 +167,44 @@ static src *src_push(srclist *l, const ir_policy *p, const ir_stmt *st)
 	return s;
 }
 
+/* Alternatives and their conditions live in one block (alts_new). */
 static void alts_free(sc_alt *v, size_t n)
 {
-	for (size_t i = 0; i < n; i++)
-		free(v[i].c);
+	(void)n;
 	free(v);
+}
+
+/* nalt alternatives with n[i] conditions each, in one zeroed block: one
+ * allocation per statement instead of one per alternative more. */
+static sc_alt *alts_new(size_t nalt, const size_t *n)
+{
+	size_t total = 0;
+	for (size_t i = 0; i < nalt; i++)
+		total += n[i];
+	sc_alt *v = xcalloc(1, nalt * sizeof *v + total * sizeof(ir_arg_cond) + 1);
+	ir_arg_cond *c = (ir_arg_cond *)(v + nalt);
+	for (size_t i = 0; i < nalt; i++) {
+		v[i].c = c;
+		v[i].n = n[i];
+		c += n[i];
+	}
+	return v;
 }
 
 /* The conditions as written, copied: the own generator compares them. */
 static void src_alts(src *s, const cconj *alt, size_t nalt, uint8_t low)
 {
-	s->alt = xcalloc(nalt ? nalt : 1, sizeof *s->alt);
+	size_t n[4];          /* a statement has at most 4 alternatives (net_alts) */
+	if (nalt > 4)
+		abort();
+	for (size_t i = 0; i < nalt; i++)
+		n[i] = alt[i].n;
+	s->alt = alts_new(nalt, n);
 	s->nalt = nalt;
 	s->low = low;
-	for (size_t i = 0; i < nalt; i++) {
-		s->alt[i].n = alt[i].n;
-		s->alt[i].c = xcalloc(alt[i].n ? alt[i].n : 1, sizeof *alt[i].c);
+	for (size_t i = 0; i < nalt; i++)
 		if (alt[i].n)   /* memcpy from NULL is undefined even for 0 bytes */
 			memcpy(s->alt[i].c, alt[i].c, alt[i].n * sizeof *alt[i].c);
-	}
 }
 
 static void srclist_free(srclist *l)
@@ -417,9 +436,8 @@ static void rules_only_when(sc_rules *r, const ir_arg_cond *k)
 	memset(f, 0, sizeof *f);
 	f->act.verdict = IR_ALLOW;
 	f->nalt = 1;
-	f->alt = xcalloc(1, sizeof *f->alt);
-	f->alt[0].n = 1;
-	f->alt[0].c = xcalloc(1, sizeof *f->alt[0].c);
+	size_t one = 1;
+	f->alt = alts_new(1, &one);
 	f->alt[0].c[0] = *k;
 	f->alt[0].c[0].value = 0;        /* k's flag clear */
 	f->low = 0x3f;
