@@ -78,14 +78,18 @@ static bool cidr_contains(const ir_cidr *c, int family, const uint8_t *addr)
 }
 
 /* A socket's protocol as the language names it. A stream socket with
- * protocol 0 is tcp, a datagram one udp (for inet families). */
+ * protocol 0 is tcp, a datagram one udp (for inet families). MPTCP is tcp
+ * too: its subflows are TCP connections and it falls back to plain TCP, so
+ * it reaches every TCP peer and port a tcp statement speaks of. */
 static bool proto_matches(ir_net_proto p, int family, int type, int protocol)
 {
 	bool inet = family == AF_INET || family == AF_INET6;
 	type &= 0xf;    /* drop SOCK_NONBLOCK / SOCK_CLOEXEC */
 	switch (p) {
 	case IR_PROTO_ANY: return true;
-	case IR_PROTO_TCP: return inet && type == SOCK_STREAM && (protocol == 0 || protocol == IPPROTO_TCP);
+	case IR_PROTO_TCP:
+		return inet && type == SOCK_STREAM &&
+		       (protocol == 0 || protocol == IPPROTO_TCP || protocol == IPPROTO_MPTCP);
 	case IR_PROTO_UDP: return inet && type == SOCK_DGRAM && (protocol == 0 || protocol == IPPROTO_UDP);
 	case IR_PROTO_RAW: return type == SOCK_RAW;
 	case IR_PROTO_ICMP: return inet && (protocol == IPPROTO_ICMP || protocol == IPPROTO_ICMPV6);

@@ -272,6 +272,12 @@ static void probes_network(const ir_stmt *s, probe_set *ps)
 		memcpy(ev.u.net.addr, n->addr.addr, 16);
 	ev.u.net.port = n->has_port ? n->port_lo : 80;
 	add(ps, &ev, s, "match");
+	if (ev.u.net.type == SOCK_STREAM && (n->proto == IR_PROTO_TCP || n->proto == IR_PROTO_ANY) &&
+	    (ev.u.net.family == AF_INET || ev.u.net.family == AF_INET6)) {
+		ir_event em = ev;    /* the same TCP peer, reached by MPTCP */
+		em.u.net.protocol = IPPROTO_MPTCP;
+		add(ps, &em, s, "match: MPTCP");
+	}
 	if (n->has_port) {
 		ir_event e2 = ev;
 		e2.u.net.port = n->port_hi;

@@ -3,7 +3,9 @@
 # privilege): real programs (sh, cat, ls, python3) under a file allow-list
 # open what it grants and are refused the rest; TCP bind/connect by port in
 # a network namespace of the test's own; an abstract unix socket and a
-# signal towards a process outside the sandbox are refused by scoping; the
+# signal towards a process outside the sandbox are refused by scoping; an
+# MPTCP socket (which Landlock does not mediate) and io_uring are refused
+# beside TCP rules; the
 # artifact is deterministic; what Landlock cannot enforce is refused
 # without --allow-partial. Every workload's own exit status is checked.
 set -eu
@@ -180,6 +182,12 @@ t("bind 9090", lambda: socket.socket().bind(("127.0.0.1", 9090)))
 t("connect 8080", lambda: socket.socket().connect(("127.0.0.1", 8080)))
 t("connect6 8080", lambda: socket.socket(socket.AF_INET6).connect(("::ffff:127.0.0.1", 8080)))
 t("connect 9091", lambda: socket.socket().connect(("127.0.0.1", 9091)))
+# MPTCP reaches TCP ports, and Landlock does not see it: refused when made
+t("mptcp connect 9091", lambda: socket.socket(socket.AF_INET, socket.SOCK_STREAM, 262).connect(("127.0.0.1", 9091)))
+import ctypes
+libc = ctypes.CDLL(None, use_errno=True)
+params = ctypes.create_string_buffer(120)
+t("io_uring_setup", lambda: libc.syscall(425, 1, params) >= 0 or (_ for _ in ()).throw(OSError(ctypes.get_errno(), "io_uring_setup")))
 t("udp bind 9092", lambda: socket.socket(socket.AF_INET, socket.SOCK_DGRAM).bind(("127.0.0.1", 9092)))
 a = socket.socket(socket.AF_UNIX); a.bind("\0polc-ll-" + sys.argv[1]); a.listen(1)
 sys.exit(5)
@@ -200,6 +208,8 @@ bind 9090 errno 13
 connect 8080 ok
 connect6 8080 ok
 connect 9091 errno 13
+mptcp connect 9091 errno 93
+io_uring_setup errno 1
 udp bind 9092 ok
 net=5
 abstract-out denied

@@ -51,6 +51,7 @@ typedef struct {
 	struct sockaddr_storage sa;
 	socklen_t salen;
 	lsm_route route;
+	bool own_socket;          /* the socket is made under confinement */
 	int tree;                 /* ROUTE_TREE_CLONE: the detached directory */
 	char base[256];           /* ROUTE_CHROOT / ROUTE_TREE_CLONE: the file's name */
 } op_state;
@@ -120,6 +121,11 @@ static int prepare_net(const ir_event *ev, op_state *s, op_result *r)
 	sockaddr_of(ev, s);
 	if (world_add_addr(fam, sa_addr(s), r) < 0)
 		return -1;
+	/* An MPTCP socket is the workload's own, made under confinement (of
+	 * s->sa's family): a backend may refuse MPTCP sockets when made
+	 * (landlock.h), which closes the route for what runs confined. */
+	s->own_socket = ev->u.net.protocol == IPPROTO_MPTCP &&
+			(op == IR_NET_BIND || op == IR_NET_CONNECT);
 	if (s->route == ROUTE_MAPPED6) {
 		ir_event e6 = *ev;
 		e6.u.net.family = AF_INET6;
@@ -129,8 +135,10 @@ static int prepare_net(const ir_event *ev, op_state *s, op_result *r)
 		memcpy(&a6.sin6_addr.s6_addr[12], &a4->sin_addr, 4);
 		memcpy(&s->sa, &a6, sizeof a6);
 		s->salen = sizeof a6;
-		return (s->fd = new_socket(&e6, r)) < 0 ? -1 : 0;
+		return s->own_socket ? 0 : (s->fd = new_socket(&e6, r)) < 0 ? -1 : 0;
 	}
+	if (s->own_socket)
+		return 0;
 	if ((s->fd = new_socket(ev, r)) < 0)
 		return -1;
 	int one = 1;
@@ -162,14 +170,22 @@ static void op_net(const ir_event *ev, op_state *s, op_result *r)
 		rc = socket(ev->u.net.family, ev->u.net.type | SOCK_CLOEXEC, ev->u.net.protocol);
 		break;
 	case IR_NET_CONNECT:
-		if (s->route == ROUTE_SENDTO)   /* TCP Fast Open, or a datagram's peer */
+	case IR_NET_BIND:
+		if (s->own_socket &&
+		    (s->fd = socket(s->sa.ss_family, ev->u.net.type | SOCK_CLOEXEC,
+				    ev->u.net.protocol)) < 0) {
+			rc = -1;
+			break;
+		}
+		if (ev->u.net.op == IR_NET_BIND)
+			rc = bind(s->fd, (struct sockaddr *)&s->sa, s->salen);
+		else if (s->route == ROUTE_SENDTO)   /* TCP Fast Open, or a datagram's peer */
 			rc = (int)sendto(s->fd, "x", 1, MSG_NOSIGNAL |
 					 (ev->u.net.type == SOCK_STREAM ? MSG_FASTOPEN : 0),
 					 (struct sockaddr *)&s->sa, s->salen);
 		else
 			rc = connect(s->fd, (struct sockaddr *)&s->sa, s->salen);
 		break;
-	case IR_NET_BIND: rc = bind(s->fd, (struct sockaddr *)&s->sa, s->salen); break;
 	case IR_NET_LISTEN: rc = listen(s->fd, 4); break;
 	case IR_NET_ACCEPT: rc = accept4(s->fd, NULL, NULL, SOCK_CLOEXEC); break;
 	case IR_NET_SEND:

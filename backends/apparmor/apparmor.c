@@ -177,7 +177,7 @@ static support classify_network(const ir_policy *p, const ir_stmt *s)
 	switch (n->proto) {
 	case IR_PROTO_TCP:
 		return PARTIAL("AppArmor matches the socket type: tcp is every SOCK_STREAM socket "
-			       "of inet/inet6 (SCTP and MPTCP stream sockets too)");
+			       "of inet/inet6 (SCTP stream sockets too; MPTCP is tcp)");
 	case IR_PROTO_UDP:
 		return PARTIAL("AppArmor matches the socket type: udp is every SOCK_DGRAM socket "
 			       "of inet/inet6 (ICMP ping and UDP-Lite sockets too)");

@@ -151,6 +151,7 @@ struct polc_net_ev {
 #define POLC_SOCK_RAW 3
 #define POLC_IPPROTO_ICMP 1
 #define POLC_IPPROTO_TCP 6
+#define POLC_IPPROTO_MPTCP 262
 #define POLC_IPPROTO_UDP 17
 #define POLC_IPPROTO_ICMPV6 58
 
@@ -175,7 +176,8 @@ static inline void polc_net_normalise(struct polc_net_ev *e)
 }
 
 /* Does an event's socket have protocol p? A stream socket with protocol 0
- * is TCP (inet families), a datagram socket with protocol 0 UDP. */
+ * is TCP (inet families), a datagram socket with protocol 0 UDP; MPTCP is
+ * TCP (ir_decide's proto_matches says why). */
 static inline int polc_proto_is(__u32 p, const struct polc_net_ev *e)
 {
 	__u32 type = e->type & 0xf;   /* drop SOCK_NONBLOCK / SOCK_CLOEXEC */
@@ -185,7 +187,8 @@ static inline int polc_proto_is(__u32 p, const struct polc_net_ev *e)
 		return 1;
 	case POLC_PROTO_TCP:
 		return inet && type == POLC_SOCK_STREAM &&
-		       (e->protocol == 0 || e->protocol == POLC_IPPROTO_TCP);
+		       (e->protocol == 0 || e->protocol == POLC_IPPROTO_TCP ||
+			e->protocol == POLC_IPPROTO_MPTCP);
 	case POLC_PROTO_UDP:
 		return inet && type == POLC_SOCK_DGRAM &&
 		       (e->protocol == 0 || e->protocol == POLC_IPPROTO_UDP);

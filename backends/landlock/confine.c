@@ -7,6 +7,11 @@
 
 #include <elf.h>
 #include <errno.h>
+#include <linux/audit.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <netinet/in.h>
+#include <stddef.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <linux/openat2.h>
@@ -383,15 +388,75 @@ out:
 	return rc;
 }
 
-int ll_restrict(int fd, char *err, size_t n)
+bool ll_closes_mptcp(const ir_policy *p)
+{
+	char why[128];
+	return ll_handles_tcp(p) && ll_abi_running(why, sizeof why) >= 4;
+}
+
+/* Syscall numbers as each ABI has them (x32: the x86_64 number with bit
+ * 30), and socketcall(2)'s call number for socket(2). */
+enum {
+	NR64_SOCKET = 41, NR64_URING_SETUP = 425, X32_BIT = 0x40000000,
+	NR32_SOCKETCALL = 102, NR32_SOCKET = 359, NR32_URING_SETUP = 425, SYS_SOCKET_CALL = 1,
+};
+#define LD_W(off) BPF_STMT(BPF_LD | BPF_W | BPF_ABS, (off))
+#define JEQ(k, t, f) BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (k), (t), (f))
+#define RET(v) BPF_STMT(BPF_RET | BPF_K, (v))
+#define ERRNO(e) RET(SECCOMP_RET_ERRNO | (e))
+/* the low half of an int argument, on these little-endian ABIs */
+#define ARG_LO(i) (offsetof(struct seccomp_data, args) + 8 * (i))
+
+void ll_mptcp_filter(struct sock_filter *out)
+{
+	/* jump offsets count from the next instruction: the labels' indexes
+	 * are in the comments (L64 4, L32 10, SOCKETCALL 15, SOCKET 18,
+	 * ALLOW 21, EPERM 22) */
+	const struct sock_filter f[LL_MPTCP_FILTER_LEN] = {
+		LD_W(offsetof(struct seccomp_data, arch)),      /* 0 */
+		JEQ(AUDIT_ARCH_X86_64, 2, 0),                   /* 1 -> L64 */
+		JEQ(AUDIT_ARCH_I386, 7, 0),                     /* 2 -> L32 */
+		RET(SECCOMP_RET_ALLOW),                         /* 3: no such ABI here */
+		LD_W(offsetof(struct seccomp_data, nr)),        /* 4: L64 (x86_64, x32) */
+		JEQ(NR64_SOCKET, 12, 0),                        /* 5 -> SOCKET */
+		JEQ(NR64_SOCKET | X32_BIT, 11, 0),              /* 6 -> SOCKET */
+		JEQ(NR64_URING_SETUP, 14, 0),                   /* 7 -> EPERM */
+		JEQ(NR64_URING_SETUP | X32_BIT, 13, 0),         /* 8 -> EPERM */
+		RET(SECCOMP_RET_ALLOW),                         /* 9 */
+		LD_W(offsetof(struct seccomp_data, nr)),        /* 10: L32 */
+		JEQ(NR32_SOCKET, 6, 0),                         /* 11 -> SOCKET */
+		JEQ(NR32_URING_SETUP, 9, 0),                    /* 12 -> EPERM */
+		JEQ(NR32_SOCKETCALL, 1, 0),                     /* 13 -> SOCKETCALL */
+		RET(SECCOMP_RET_ALLOW),                         /* 14 */
+		LD_W(ARG_LO(0)),                                /* 15: SOCKETCALL */
+		JEQ(SYS_SOCKET_CALL, 0, 4),                     /* 16 -> ALLOW */
+		ERRNO(ENOSYS),                                  /* 17 */
+		LD_W(ARG_LO(2)),                                /* 18: SOCKET */
+		JEQ(IPPROTO_MPTCP, 0, 1),                       /* 19 -> ALLOW */
+		ERRNO(EPROTONOSUPPORT),                         /* 20 */
+		RET(SECCOMP_RET_ALLOW),                         /* 21: ALLOW */
+		ERRNO(EPERM),                                   /* 22: EPERM */
+	};
+	memcpy(out, f, sizeof f);
+}
+
+int ll_restrict(int fd, bool close_mptcp, char *err, size_t n)
 {
 	if (fd < 0)
 		return 0;
+	struct sock_filter f[LL_MPTCP_FILTER_LEN];
+	struct sock_fprog prog = { LL_MPTCP_FILTER_LEN, f };
+	ll_mptcp_filter(f);
 	/* no_new_privs: required unprivileged, and no setuid exec sheds it */
-	int rc = prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0 ||
-		 syscall(SYS_landlock_restrict_self, fd, 0) < 0 ? -1 : 0;
-	if (rc < 0)
+	int rc = -1;
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0 ||
+	    syscall(SYS_landlock_restrict_self, fd, 0) < 0)
 		snprintf(err, n, "landlock_restrict_self: %s", strerror(errno));
+	else if (close_mptcp && prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog) < 0)
+		snprintf(err, n, "seccomp (MPTCP and io_uring closed beside TCP rules): %s",
+			 strerror(errno));
+	else
+		rc = 0;
 	close(fd);
 	return rc;
 }
@@ -401,5 +466,5 @@ int ll_confine(const ir_policy *p, const char *who, bool allow_partial, char *er
 	int fd;
 	if (ll_ruleset_fd(p, who, allow_partial, &fd, err, n) < 0)
 		return -1;
-	return ll_restrict(fd, err, n);
+	return ll_restrict(fd, ll_closes_mptcp(p), err, n);
 }

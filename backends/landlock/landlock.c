@@ -73,7 +73,11 @@ int ll_emit_json(const ir_policy *p, const backend_opts *o, buf *out, diag_ctx *
 		put_rights(out, 'n', r.ports[i].access, 2);
 		buf_puts(out, " }");
 	}
-	buf_puts(out, r.nports ? "\n  ]\n}\n" : "]\n}\n");
+	buf_puts(out, r.nports ? "\n  ]" : "]");
+	if (r.net_handled)      /* what comes with TCP rules (landlock.h) */
+		buf_puts(out, ",\n  \"seccomp_beside\": { \"socket IPPROTO_MPTCP\": \"EPROTONOSUPPORT\", "
+			 "\"io_uring_setup\": \"EPERM\", \"i386 socketcall SYS_SOCKET\": \"ENOSYS\" }");
+	buf_puts(out, "\n}\n");
 	ll_ruleset_free(&r);
 	return 0;
 }
@@ -143,14 +147,15 @@ static int probe_ready(const backend_confine *c, char *why, size_t n)
 static int probe_enter(const backend_confine *c, int fd, char *why, size_t n)
 {
 	(void)c;
-	return ll_restrict(fd == INT_MAX ? -1 : fd, why, n);
+	return ll_restrict(fd == INT_MAX ? -1 : fd, ll_closes_mptcp(probe_policy), why, n);
 }
 
 /* A denial: EACCES from Landlock agrees with the language's unnamed EPERM
- * (classify() calls any other named errno partial). */
+ * (classify() calls any other named errno partial), and so does the
+ * EPROTONOSUPPORT that refuses an MPTCP socket beside TCP rules. */
 static bool ll_errno_agrees(int want, int got)
 {
-	return got == want || (want == EPERM && got == EACCES);
+	return got == want || (want == EPERM && (got == EACCES || got == EPROTONOSUPPORT));
 }
 
 static const char *const formats[] = { "json", NULL };

@@ -792,6 +792,11 @@ static bool ports_closed(const ir_policy *p, const ir_network *n)
 	       !((need & LL_NET_CONNECT_TCP) && granted_in(r, LL_NET_CONNECT_TCP, lo, hi));
 }
 
+bool ll_handles_tcp(const ir_policy *p)
+{
+	return cached(p)->net_handled != 0;
+}
+
 static support classify_net(const ir_policy *p, const ir_stmt *s)
 {
 	const ir_network *n = &s->u.net;
@@ -808,6 +813,9 @@ static support classify_net(const ir_policy *p, const ir_stmt *s)
 			return PARTIAL("Landlock matches TCP ports only: granted for every address");
 		if (n->family)
 			return PARTIAL("Landlock cannot tell inet from inet6: granted for both");
+		if (cached(p)->net_handled)
+			return PARTIAL("granted to TCP sockets only: an MPTCP socket, which Landlock "
+				       "cannot mediate, is refused when made (programs fall back to TCP)");
 		return EXACT;
 	}
 	if (n->family == AF_UNIX && unix_reach(n) && (cached(p)->scoped & LL_SCOPE_ABSTRACT_UNIX))
@@ -884,7 +892,9 @@ support ll_classify_default(const ir_policy *p, ir_domain dom)
 			       "the kernel opens them for execution");
 	case IR_NETWORK:
 		return PARTIAL("Landlock mediates TCP bind and connect by port, and abstract unix "
-			       "sockets of other domains; nothing else");
+			       "sockets of other domains; nothing else (beside TCP rules MPTCP "
+			       "sockets and io_uring are refused when made; an MPTCP socket made "
+			       "before confinement is not)");
 	case IR_SIGNAL:
 		if (!(cached(p)->scoped & LL_SCOPE_SIGNAL))
 			return NONE("an allow is written: Landlock scoping cannot grant one peer");

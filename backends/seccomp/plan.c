@@ -167,6 +167,11 @@ static src *src_push(srclist *l, const ir_policy *p, const ir_stmt *st)
 	return s;
 }
 
+/* A network statement means at most 2 families x NET_PROTOS protocols
+ * (tcp: 0, IPPROTO_TCP, IPPROTO_MPTCP) of socket(2): NET_ALTS alternatives. */
+#define NET_PROTOS 3
+#define NET_ALTS (2 * NET_PROTOS)
+
 /* Alternatives and their conditions live in one block (alts_new). */
 static void alts_free(sc_alt *v, size_t n)
 {
@@ -194,8 +199,8 @@ static sc_alt *alts_new(size_t nalt, const size_t *n)
 /* The conditions as written, copied: the own generator compares them. */
 static void src_alts(src *s, const cconj *alt, size_t nalt, uint8_t low)
 {
-	size_t n[4];          /* a statement has at most 4 alternatives (net_alts) */
-	if (nalt > 4)
+	size_t n[NET_ALTS];   /* a statement has at most NET_ALTS alternatives (net_alts) */
+	if (nalt > NET_ALTS)
 		abort();
 	for (size_t i = 0; i < nalt; i++)
 		n[i] = alt[i].n;
@@ -225,7 +230,8 @@ static ir_arg_cond cnd(int arg, ir_cmp op, uint64_t mask, uint64_t v)
 }
 
 /* The socket(2) arguments a network statement (family/proto only) means;
- * the same as ir_decide's proto_matches(). */
+ * the same as ir_decide's proto_matches(): at most NET_ALTS alternatives,
+ * each at most 3 conditions. */
 static size_t net_alts(const ir_network *n, cconj *alt, ir_arg_cond (*store)[3])
 {
 	int fams[2], nf = 0;
@@ -239,17 +245,22 @@ static size_t net_alts(const ir_network *n, cconj *alt, ir_arg_cond (*store)[3])
 		fams[nf++] = AF_INET;
 		fams[nf++] = AF_INET6;
 	}
-	int type = -1, protos[2] = { -1, -1 };
+	int type = -1, protos[NET_PROTOS] = { -1, -1, -1 }, np = 0;
 	switch (n->proto) {
-	case IR_PROTO_TCP: type = SOCK_STREAM; protos[0] = 0; protos[1] = IPPROTO_TCP; break;
-	case IR_PROTO_UDP: type = SOCK_DGRAM; protos[0] = 0; protos[1] = IPPROTO_UDP; break;
+	case IR_PROTO_TCP:
+		type = SOCK_STREAM;
+		protos[np++] = 0;
+		protos[np++] = IPPROTO_TCP;
+		protos[np++] = IPPROTO_MPTCP;
+		break;
+	case IR_PROTO_UDP: type = SOCK_DGRAM; protos[np++] = 0; protos[np++] = IPPROTO_UDP; break;
 	case IR_PROTO_RAW: type = SOCK_RAW; break;
-	case IR_PROTO_ICMP: protos[0] = IPPROTO_ICMP; protos[1] = IPPROTO_ICMPV6; break;
+	case IR_PROTO_ICMP: protos[np++] = IPPROTO_ICMP; protos[np++] = IPPROTO_ICMPV6; break;
 	case IR_PROTO_ANY: break;
 	}
 	size_t na = 0;
 	for (int f = 0; f < (nf ? nf : 1); f++) {
-		for (int q = 0; q < (protos[0] >= 0 ? 2 : 1); q++) {
+		for (int q = 0; q < (np ? np : 1); q++) {
 			cconj *c = &alt[na];
 			c->c = store[na++];
 			c->n = 0;
@@ -257,7 +268,7 @@ static size_t net_alts(const ir_network *n, cconj *alt, ir_arg_cond (*store)[3])
 				c->c[c->n++] = cnd(0, IR_CMP_EQ, 0, (uint64_t)fams[f]);
 			if (type >= 0)
 				c->c[c->n++] = cnd(1, IR_CMP_MASKED_EQ, 0xf, (uint64_t)type);
-			if (protos[0] >= 0)
+			if (np)
 				c->c[c->n++] = cnd(2, IR_CMP_EQ, 0, (uint64_t)protos[q]);
 		}
 	}
@@ -689,8 +700,8 @@ static int dom_part(const ctx *c, ir_arch a, const sysevent *m, part *out, sc_ru
 		const ir_stmt *st = &sl->v[i];
 		if (!lowered(c->p, st, c->allow_partial) || !dom_stmt_applies(st, m))
 			continue;
-		cconj alt[4];
-		ir_arg_cond store[4][3];
+		cconj alt[NET_ALTS];
+		ir_arg_cond store[NET_ALTS][3];
 		size_t na = 1;
 		alt[0].c = store[0];
 		alt[0].n = 0;

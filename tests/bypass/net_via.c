@@ -7,6 +7,8 @@
  *   udp        sendto() with the address on an unconnected UDP socket
  *   udp6       sendto() to ::ffff:IPV4 on an unconnected AF_INET6 UDP socket
  *   sendmsg    sendmsg() with msg_name on an unconnected UDP socket
+ *   mptcp      connect() on an AF_INET MPTCP socket (TCP on the wire: it
+ *              falls back to plain TCP towards a TCP-only peer)
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -50,13 +52,14 @@ int main(int argc, char **argv)
 	}
 	int six = !strcmp(m, "connect6") || !strcmp(m, "udp6");
 	int udp = !strcmp(m, "udp") || !strcmp(m, "udp6") || !strcmp(m, "sendmsg");
-	int s = socket(six ? AF_INET6 : AF_INET, udp ? SOCK_DGRAM : SOCK_STREAM, 0);
+	int mptcp = !strcmp(m, "mptcp");
+	int s = socket(six ? AF_INET6 : AF_INET, udp ? SOCK_DGRAM : SOCK_STREAM, mptcp ? IPPROTO_MPTCP : 0);
 	if (s < 0)
 		return done(-1, "socket");
 	struct sockaddr *sa = six ? (struct sockaddr *)&a6 : (struct sockaddr *)&a4;
 	socklen_t sl = six ? sizeof a6 : sizeof a4;
 	char msg[] = "polc";
-	if (!strcmp(m, "connect4") || !strcmp(m, "connect6"))
+	if (!strcmp(m, "connect4") || !strcmp(m, "connect6") || mptcp)
 		return done(connect(s, sa, sl), "connect");
 	if (!strcmp(m, "tfo"))
 		return done(sendto(s, msg, sizeof msg, MSG_FASTOPEN, sa, sl), "sendto MSG_FASTOPEN");

@@ -109,11 +109,11 @@ static void gen_net(const ir_policy *p, ir_event *ev)
 {
 	static const int fam[] = { AF_INET, AF_INET6, AF_UNIX, AF_NETLINK, AF_PACKET, 38 /* AF_ALG */ };
 	static const int type[] = { SOCK_STREAM, SOCK_DGRAM, SOCK_RAW, SOCK_STREAM | SOCK_NONBLOCK, SOCK_SEQPACKET };
-	static const int proto[] = { 0, IPPROTO_TCP, IPPROTO_UDP, IPPROTO_ICMP, IPPROTO_ICMPV6 };
+	static const int proto[] = { 0, IPPROTO_TCP, IPPROTO_UDP, IPPROTO_ICMP, IPPROTO_ICMPV6, IPPROTO_MPTCP };
 	ev->u.net.op = (ir_net_op)(1 + rnd() % 6);
 	ev->u.net.family = fam[rnd() % 6];
 	ev->u.net.type = type[rnd() % 5];
-	ev->u.net.protocol = proto[rnd() % 5];
+	ev->u.net.protocol = proto[rnd() % 6];
 	ev->u.net.has_addr = rnd() % 4 != 0;
 	for (int i = 0; i < 16; i++)
 		ev->u.net.addr[i] = (uint8_t)rnd();

@@ -237,7 +237,7 @@ static void consts(const ir_policy *p, vals *s)
 		vadd(s, 1); vadd(s, 0x8001); vadd(s, 0x8000); vadd(s, 0xdeadbeef00000001ull);
 	}
 	/* socket(2) values for network statements */
-	static const uint64_t net[] = { 1, 2, 3, 6, 10, 16, 17, 58, 0x801, 0x80002 };
+	static const uint64_t net[] = { 1, 2, 3, 6, 10, 16, 17, 58, 261, 262, 263, 0x801, 0x80002 };
 	if (p->dom[IR_NETWORK].n || p->default_set[IR_NETWORK])
 		for (size_t i = 0; i < sizeof net / sizeof net[0]; i++)
 			vadd(s, net[i]);
