@@ -3,6 +3,7 @@
  * key and value, with marks for errors), then evaluate each entry for the
  * target and print statements. */
 #include "import_oci.h"
+#include "json.h"
 #include "source.h"
 #include "../compiler/consts.h"
 #include "../compiler/syscalls.h"
@@ -769,17 +770,13 @@ static int import_src(src_file *f, const void *opts, diag_ctx *d, buf *out)
 	memset(&r, 0, sizeof r);
 	r.d = d;
 	r.f = f;
-	yaml_parser_t p;
-	yaml_parser_initialize(&p);
-	yaml_parser_set_input_string(&p, (const unsigned char *)f->text, f->len);
-	if (!yaml_parser_load(&p, &r.doc)) {
-		diag_error(d, mark_loc(&r, p.problem_mark), "cannot read the profile: %s%s%s",
-			   p.problem ? p.problem : "syntax error", p.context ? " " : "",
-			   p.context ? p.context : "");
-		yaml_parser_delete(&p);
+	const char *problem, *context;
+	yaml_mark_t m;
+	if (!json_or_yaml_load(f->text, f->len, &r.doc, &problem, &context, &m)) {
+		diag_error(d, mark_loc(&r, m), "cannot read the profile: %s%s%s", problem,
+			   context ? " " : "", context ? context : "");
 		return -1;
 	}
-	yaml_parser_delete(&p);
 	int rc = -1;
 	yaml_node_t *root = yaml_document_get_root_node(&r.doc);
 	static const char *const keys[] = { "defaultAction", "defaultErrnoRet", "archMap",

@@ -1,13 +1,16 @@
 /* fuzz_import.c - the JSON/YAML importers on arbitrary bytes: an OCI/Docker
  * seccomp profile, or a VarmorPolicy when the text mentions "VarmorPolicy"
  * (the kind the importer looks for). What an import writes is compiled too,
- * so the source it makes is read back through the front end. */
+ * so the source it makes is read back through the front end. Whatever the
+ * JSON fast path (import/json.c) takes, libyaml must read as the same
+ * document: a difference aborts. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include "compiler/compile.h"
 #include "import/import_oci.h"
 #include "import/import_varmor.h"
+#include "import/json.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -18,6 +21,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char *text = malloc(size + 1);
 	memcpy(text, data, size);
 	text[size] = 0;
+	yaml_document_t a, b;
+	if (json_load_yaml(text, size, &a)) {
+		yaml_parser_t p;
+		yaml_parser_initialize(&p);
+		yaml_parser_set_input_string(&p, data, size);
+		if (!yaml_parser_load(&p, &b) || !json_yaml_docs_equal(&a, &b))
+			abort();
+		yaml_parser_delete(&p);
+		yaml_document_delete(&a);
+		yaml_document_delete(&b);
+	}
 	/* a fixed target: the result must not depend on the machine */
 	import_opts oo = { "fuzz", NULL, 0, 0, IR_ARCH_X86_64, 6, 1 };
 	varmor_opts vo = { "fuzz", true, &oo };
