@@ -26,7 +26,8 @@ LDLIBS    += -lseccomp -lbpf -lelf -lz -lyaml -lapparmor -lcrypto
 LIB_SRCS  := $(filter-out %.bpf.c,$(wildcard base/*.c grammar/*.c compiler/*.c import/*.c verify/*.c backends/*.c backends/*/*.c tracer/*.c bench/*.c cli/*.c))
 LIB_SRCS  := $(filter-out cli/main.c bench/micro.c,$(LIB_SRCS))
 GEN_SRCS  := $(BUILD)/grammar/parser.c $(BUILD)/grammar/lexer.c \
-             $(BUILD)/gen/consts.c $(BUILD)/gen/rules_embedded.c $(BUILD)/gen/syscall_args.c
+             $(BUILD)/gen/consts.c $(BUILD)/gen/rules_embedded.c $(BUILD)/gen/syscall_args.c \
+             $(BUILD)/gen/systab.c
 GEN_HDRS  := $(BUILD)/grammar/parser.h $(BUILD)/grammar/lexer.h $(BUILD)/gen/consts_table.h
 LIB_OBJS  := $(LIB_SRCS:%.c=$(BUILD)/%.o) $(GEN_SRCS:%.c=%.o)
 LIB       := $(BUILD)/libpolc.a
@@ -93,6 +94,11 @@ $(BUILD)/gen/consts.c $(BUILD)/gen/consts_table.h: compiler/gen-consts.sh | $(BU
 $(BUILD)/gen/syscall_args.c: compiler/syscall-args.tsv | $(BUILD)/.dirs
 	LC_ALL=C awk -F'\t' 'BEGIN { print "#include \"compiler/syscalls.h\""; print "const sys_argwidth polc_sys_argwidths[] = {" } \
 	  !/^#/ { printf "\t{ \"%s\", %s },\n", $$1, $$2; n++ } END { print "};"; printf "const size_t polc_sys_nargwidths = %d;\n", n }' $< > $@.tmp && mv $@.tmp $@
+
+# libseccomp's syscall tables for x86_64/i386/x32, dumped on the build host.
+$(BUILD)/gen/systab.c: tools/gen-systab.c | $(BUILD)/.dirs
+	$(CC) -O1 -o $(BUILD)/gen/gen-systab $< -lseccomp
+	$(BUILD)/gen/gen-systab > $@.tmp && mv $@.tmp $@
 
 # The rule library is embedded so that `use` works wherever polc runs.
 RULE_FILES := $(sort $(wildcard rules/*.pol))

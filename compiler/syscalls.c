@@ -15,17 +15,47 @@ static uint32_t scmp_arch(ir_arch a)
 static void build(void);
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 
+/* Is the generated table libseccomp's own, the library this process runs
+ * with? (Read once; every thread computes the same answer.) */
+static bool table_ok(void)
+{
+	static int ok = -1;
+	if (ok < 0) {
+		const struct scmp_version *v = seccomp_version();
+		ok = v && v->major == polc_systab_version[0] && v->minor == polc_systab_version[1] &&
+		     v->micro == polc_systab_version[2];
+	}
+	return ok;
+}
+
+static int cmp_tabname(const void *k, const void *e)
+{
+	return strcmp(k, ((const sys_tabname *)e)->name);
+}
+
+/* seccomp_syscall_resolve_name_arch(), from the table when it holds the name */
+static int lib_resolve_name(ir_arch a, const char *name)
+{
+	if (table_ok()) {
+		const sys_tabname *e = bsearch(name, polc_systab_byname, polc_systab_nbyname,
+					       sizeof *e, cmp_tabname);
+		if (e)
+			return e->nr[a];
+	}
+	return seccomp_syscall_resolve_name_arch(scmp_arch(a), name);
+}
+
 /* i386 names that libseccomp resolves to a pseudo number (the socket and
  * SysV IPC calls, multiplexed through socketcall(2)/ipc(2)) but that also
  * have a direct number (socket 359, recvmmsg 337, shmget 395, ...; Linux
  * 4.3+): the name means the direct syscall, as libseccomp's rules apply to it. */
-typedef struct { char *name; uint32_t nr; } direct_nr;
+typedef struct { const char *name; uint32_t nr; } direct_nr;
 static direct_nr i386_direct[64];
 static size_t ni386_direct;
 
 int sys_resolve(ir_arch a, const char *name)
 {
-	int nr = seccomp_syscall_resolve_name_arch(scmp_arch(a), name);
+	int nr = lib_resolve_name(a, name);
 	if (nr < 0 && a == IR_ARCH_I386) {
 		pthread_once(&once, build);
 		for (size_t i = 0; i < ni386_direct; i++)
@@ -42,15 +72,14 @@ int sys_multiplexed(ir_arch a, uint32_t nr)
 	pthread_once(&once, build);
 	for (size_t i = 0; i < ni386_direct; i++)
 		if (i386_direct[i].nr == nr)
-			return seccomp_syscall_resolve_name_arch(SCMP_ARCH_X86,
-								 i386_direct[i].name) <= -200 ? 117 : 102;
+			return lib_resolve_name(IR_ARCH_I386, i386_direct[i].name) <= -200 ? 117 : 102;
 	return -1;
 }
 
 /* Known numbers per ABI, cached: the oracle asks for every event. */
 #define KNOWN_MAX 1024
 static uint8_t known[IR_NARCH][KNOWN_MAX];
-static char *known_name[IR_NARCH][KNOWN_MAX];   /* libseccomp's name of each */
+static const char *known_name[IR_NARCH][KNOWN_MAX];   /* libseccomp's name of each */
 static const char **names;
 static size_t nnames;
 
@@ -95,15 +124,17 @@ bool sys_name(ir_arch a, uint32_t nr, char *out, size_t n)
 
 static void build(void)
 {
+	_Static_assert(KNOWN_MAX == SYS_TAB_MAX, "the generated table covers the cache");
 	names = xcalloc(KNOWN_MAX + 1, sizeof *names);
 	for (int a = 0; a < IR_NARCH; a++)
 		for (uint32_t i = 0; i < KNOWN_MAX; i++) {
 			uint32_t nr = a == IR_ARCH_X32 ? i | IR_X32_SYSCALL_BIT : i;
-			char *s = seccomp_syscall_resolve_num_arch(scmp_arch(a), (int)nr);
+			/* libseccomp's answer (kept for the process's life) */
+			const char *s = table_ok() ? polc_systab_name[a][i]
+				       : seccomp_syscall_resolve_num_arch(scmp_arch(a), (int)nr);
 			known[a][i] = s != NULL;
-			known_name[a][i] = s;      /* kept for the process's life */
-			if (s && a == IR_ARCH_I386 &&
-			    seccomp_syscall_resolve_name_arch(SCMP_ARCH_X86, s) < 0 &&
+			known_name[a][i] = s;
+			if (s && a == IR_ARCH_I386 && lib_resolve_name(IR_ARCH_I386, s) < 0 &&
 			    ni386_direct < sizeof i386_direct / sizeof *i386_direct) {
 				i386_direct[ni386_direct].name = s;
 				i386_direct[ni386_direct++].nr = i;

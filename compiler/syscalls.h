@@ -38,6 +38,16 @@ uint8_t sys_arg32(const char *name);
 /* Every x86_64 syscall name, for "did you mean". */
 const char *const *sys_names(size_t *n);
 
+/* libseccomp's answers for the three ABIs, generated on the build host
+ * (tools/gen-systab.c); used only while the library polc runs with is the
+ * one they came from (else every question goes to the library). */
+#define SYS_TAB_MAX 1024
+typedef struct { const char *name; int nr[IR_NARCH]; } sys_tabname;
+extern const unsigned polc_systab_version[3];
+extern const char *const polc_systab_name[IR_NARCH][SYS_TAB_MAX];
+extern const sys_tabname polc_systab_byname[];
+extern const size_t polc_systab_nbyname;
+
 /* The generated argument-width table. */
 typedef struct { const char *name; uint8_t arg32; } sys_argwidth;
 extern const sys_argwidth polc_sys_argwidths[];

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
+#include <seccomp.h>
 
 #include <asm/unistd_64.h>
 #include "gen/sysnr.h"
@@ -83,11 +84,43 @@ static void arch_tables(void **state)
 	compare_header("asm/unistd_x32.h", IR_ARCH_X32, IR_X32_SYSCALL_BIT);
 }
 
+/* build/gen/systab.c (tools/gen-systab.c) holds exactly what the linked
+ * libseccomp answers: every number 0..1023 of each ABI, every name in it. */
+static void generated_table(void **state)
+{
+	(void)state;
+	static const uint32_t sa[IR_NARCH] = { SCMP_ARCH_X86_64, SCMP_ARCH_X86, SCMP_ARCH_X32 };
+	const struct scmp_version *v = seccomp_version();
+	assert_int_equal(v->major, polc_systab_version[0]);
+	assert_int_equal(v->minor, polc_systab_version[1]);
+	assert_int_equal(v->micro, polc_systab_version[2]);
+	size_t names = 0;
+	for (int a = 0; a < IR_NARCH; a++)
+		for (int i = 0; i < SYS_TAB_MAX; i++) {
+			char *s = seccomp_syscall_resolve_num_arch(sa[a], a == IR_ARCH_X32 ? i | 0x40000000 : i);
+			const char *t = polc_systab_name[a][i];
+			assert_true(!s == !t);
+			if (s)
+				assert_string_equal(s, t);
+			free(s);
+			names += t != NULL;
+		}
+	assert_true(names > 900);
+	for (size_t k = 0; k < polc_systab_nbyname; k++) {
+		if (k)
+			assert_true(strcmp(polc_systab_byname[k - 1].name, polc_systab_byname[k].name) < 0);
+		for (int a = 0; a < IR_NARCH; a++)
+			assert_int_equal(polc_systab_byname[k].nr[a],
+					 seccomp_syscall_resolve_name_arch(sa[a], polc_systab_byname[k].name));
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(recorders_numbers),
 		cmocka_unit_test(arch_tables),
+		cmocka_unit_test(generated_table),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
