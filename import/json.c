@@ -46,6 +46,8 @@ static int hexval(char c)
 
 static bool tmp_put(jr *r, size_t *n, const char *b, size_t k)
 {
+	if (!k)
+		return true;
 	if (*n + k > r->tmpcap) {
 		size_t cap = r->tmpcap ? r->tmpcap : 256;
 		while (cap < *n + k)
