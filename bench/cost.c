@@ -82,55 +82,28 @@ static size_t uncond_allows(const sc_plan *pl, bool *u)
 }
 
 /* Each statement as written, straight into libseccomp. */
-static scmp_filter_ctx direct(const ir_policy *p, size_t *refused)
+/* abis false: x86_64 alone, the numbers polc resolved. abis true: as runc
+ * drives libseccomp from the same JSON -- the profile's ABIs (x86_64 with
+ * x86 and x32, as archMap gives them), each syscall by name
+ * (seccomp_syscall_resolve_name, then seccomp_rule_add for every ABI): a
+ * filter covering what polc's covers. */
+static scmp_filter_ctx direct(const ir_policy *p, size_t *refused, bool abis)
 {
 	ir_action bad = { IR_DENY, EPERM };
 	scmp_filter_ctx ctx = seccomp_init(sc_action(ir_effective(p, p->defaults[IR_SYSCALL])));
 	if (!ctx)
 		return NULL;
 	seccomp_attr_set(ctx, SCMP_FLTATR_ACT_BADARCH, sc_action(ir_effective(p, bad)));
-	*refused = 0;
-	const ir_stmt_list *sl = &p->dom[IR_SYSCALL];
-	for (size_t i = 0; i < sl->n; i++) {
-		const ir_syscall *sy = &sl->v[i].u.sys;
-		if (sy->nr[IR_ARCH_X86_64] < 0)
-			continue;
-		sc_dnf f = { 0 };
-		sc_dnf_true(&f);
-		bool big = false;
-		for (size_t j = 0; j < sy->ncond && !big; j++)
-			big = sc_dnf_and_cond(&f, &sy->conds[j], (sy->arg32 >> sy->conds[j].arg) & 1,
-					      false) != 0;
-		uint32_t act = sc_action(ir_effective(p, sl->v[i].action));
-		for (size_t j = 0; j < f.n && !big; j++)
-			if (seccomp_rule_add_exact_array(ctx, act, sy->nr[IR_ARCH_X86_64],
-							 (unsigned)f.v[j].n, f.v[j].v))
-				++*refused;
-		*refused += big;
-		sc_dnf_free(&f);
+	if (abis) {
+		seccomp_arch_add(ctx, SCMP_ARCH_X86);
+		seccomp_arch_add(ctx, SCMP_ARCH_X32);
 	}
-	return ctx;
-}
-
-/* libseccomp as runc drives it from the same JSON: the profile's ABIs
- * (x86_64 with x86 and x32, as archMap gives them), each syscall by name
- * (seccomp_syscall_resolve_name, then seccomp_rule_add for every ABI), the
- * rules polc's IR holds. The filter covers what polc's does. */
-static scmp_filter_ctx direct_abis(const ir_policy *p, size_t *refused)
-{
-	ir_action bad = { IR_DENY, EPERM };
-	scmp_filter_ctx ctx = seccomp_init(sc_action(ir_effective(p, p->defaults[IR_SYSCALL])));
-	if (!ctx)
-		return NULL;
-	seccomp_attr_set(ctx, SCMP_FLTATR_ACT_BADARCH, sc_action(ir_effective(p, bad)));
-	seccomp_arch_add(ctx, SCMP_ARCH_X86);
-	seccomp_arch_add(ctx, SCMP_ARCH_X32);
 	*refused = 0;
 	const ir_stmt_list *sl = &p->dom[IR_SYSCALL];
 	for (size_t i = 0; i < sl->n; i++) {
 		const ir_syscall *sy = &sl->v[i].u.sys;
-		int nr = seccomp_syscall_resolve_name(sy->name);
-		if (nr == __NR_SCMP_ERROR)
+		int nr = abis ? seccomp_syscall_resolve_name(sy->name) : sy->nr[IR_ARCH_X86_64];
+		if (abis ? nr == __NR_SCMP_ERROR : nr < 0)
 			continue;
 		sc_dnf f = { 0 };
 		sc_dnf_true(&f);
@@ -140,7 +113,8 @@ static scmp_filter_ctx direct_abis(const ir_policy *p, size_t *refused)
 					      false) != 0;
 		uint32_t act = sc_action(ir_effective(p, sl->v[i].action));
 		for (size_t j = 0; j < f.n && !big; j++)
-			if (seccomp_rule_add_array(ctx, act, nr, (unsigned)f.v[j].n, f.v[j].v))
+			if ((abis ? seccomp_rule_add_array : seccomp_rule_add_exact_array)(
+				    ctx, act, nr, (unsigned)f.v[j].n, f.v[j].v))
 				++*refused;
 		*refused += big;
 		sc_dnf_free(&f);
@@ -173,7 +147,7 @@ static int variant(const ir_policy *p, const sc_plan *pl, int k, const sys_freq 
 		return sc_build_bpf(p, true, d, out);
 	if (k == V_PROFILED)
 		return sc_build_bpf_profiled(p, true, mix, n, d, out, NULL);
-	scmp_filter_ctx ctx = k == V_DIRECT1 || k == V_DIRECT2 ? direct(p, refused)
+	scmp_filter_ctx ctx = k == V_DIRECT1 || k == V_DIRECT2 ? direct(p, refused, false)
 							       : sc_filter_new(pl, d);
 	if (!ctx)
 		return -1;
@@ -385,7 +359,7 @@ int bench_docker_compile(const bench_opts *o, bresults *r, int reps)
 					       "time", "ms", ms_since(t1));
 			} else if (p) {
 				t0 = bench_cpu_now();     /* its input is given, not parsed */
-				scmp_filter_ctx ctx = k < 3 ? direct(p, &refused) : direct_abis(p, &refused);
+				scmp_filter_ctx ctx = direct(p, &refused, k >= 3);
 				if (ctx) {
 					seccomp_attr_set(ctx, SCMP_FLTATR_CTL_OPTIMIZE, (uint32_t)(k < 3 ? k : k - 2));
 					rc = sc_export(ctx, false, &out, &d);

@@ -193,68 +193,53 @@ static void set_marks(jr *r, int id, yaml_mark_t start)
 	node->end_mark = mark_at(r, r->p);
 }
 
-static int sequence(jr *r)
+/* A mapping's key and its ':' (libyaml's implicit key: the ':' on the key's
+ * line, within 1,024 characters); the key's node id, 0 outside the subset. */
+static int key(jr *r)
 {
-	yaml_mark_t from = mark_at(r, r->p++);
-	int id = yaml_document_add_sequence(r->doc, NULL, YAML_FLOW_SEQUENCE_STYLE);
-	if (!id)
+	if (r->p >= r->e || *r->p != '"')
 		return 0;
+	const char *from = r->p;
+	size_t line = r->line;
+	int k = string(r);
 	ws(r);
-	if (r->p < r->e && *r->p == ']')
-		goto end;
-	for (;;) {
-		int v = value(r);
-		if (!v || !yaml_document_append_sequence_item(r->doc, id, v))
-			return 0;
-		ws(r);
-		if (r->p < r->e && *r->p == ']')
-			break;
-		if (r->p >= r->e || *r->p != ',')
-			return 0;
-		r->p++;
-		ws(r);
-	}
-end:
+	if (!k || r->p >= r->e || *r->p != ':' || r->line != line || r->p - from >= 1000)
+		return 0;
 	r->p++;
-	set_marks(r, id, from);
-	return id;
+	ws(r);
+	return k;
 }
 
-static int mapping(jr *r)
+/* A sequence or a mapping at r->p ('[' or '{'). */
+static int collection(jr *r)
 {
+	bool map = *r->p == '{';
+	char close = map ? '}' : ']';
 	yaml_mark_t from = mark_at(r, r->p++);
-	int id = yaml_document_add_mapping(r->doc, NULL, YAML_FLOW_MAPPING_STYLE);
+	int id = map ? yaml_document_add_mapping(r->doc, NULL, YAML_FLOW_MAPPING_STYLE)
+		     : yaml_document_add_sequence(r->doc, NULL, YAML_FLOW_SEQUENCE_STYLE);
 	if (!id)
 		return 0;
 	ws(r);
-	if (r->p < r->e && *r->p == '}')
-		goto end;
-	for (;;) {
-		if (r->p >= r->e || *r->p != '"')
+	while (r->p < r->e && *r->p != close) {
+		int k = map ? key(r) : 0;
+		if (map && !k)
 			return 0;
-		const char *kfrom = r->p;
-		size_t kline = r->line;
-		int k = string(r);
-		if (!k)
-			return 0;
-		ws(r);
-		/* libyaml's implicit key: ':' on its line, within 1,024 characters */
-		if (r->p >= r->e || *r->p != ':' || r->line != kline || r->p - kfrom >= 1000)
-			return 0;
-		r->p++;
-		ws(r);
 		int v = value(r);
-		if (!v || !yaml_document_append_mapping_pair(r->doc, id, k, v))
+		if (!v || !(map ? yaml_document_append_mapping_pair(r->doc, id, k, v)
+				: yaml_document_append_sequence_item(r->doc, id, v)))
 			return 0;
 		ws(r);
-		if (r->p < r->e && *r->p == '}')
-			break;
-		if (r->p >= r->e || *r->p != ',')
+		if (r->p < r->e && *r->p == ',') {
+			r->p++;
+			ws(r);
+			if (r->p < r->e && *r->p == close)
+				return 0;             /* a trailing comma */
+		} else if (r->p >= r->e || *r->p != close)
 			return 0;
-		r->p++;
-		ws(r);
 	}
-end:
+	if (r->p >= r->e)
+		return 0;
 	r->p++;
 	set_marks(r, id, from);
 	return id;
@@ -264,8 +249,7 @@ static int value(jr *r)
 {
 	if (r->p >= r->e || ++r->depth > JSON_MAX_DEPTH)
 		return 0;
-	int id = *r->p == '{' ? mapping(r) : *r->p == '[' ? sequence(r) : *r->p == '"' ? string(r)
-		 : plain(r);
+	int id = *r->p == '{' || *r->p == '[' ? collection(r) : *r->p == '"' ? string(r) : plain(r);
 	r->depth--;
 	return id;
 }

@@ -15,6 +15,7 @@
 #include <cmocka.h>
 #include <glob.h>
 
+#include "base/diag.h"
 #include "base/util.h"
 #include "import/json.h"
 
@@ -127,27 +128,21 @@ static void repository_json(void **state)
 	free(pat);
 	free(pat2);
 	int files = 0, docker = 0;
+	diag_ctx d;
+	diag_init(&d);
 	for (size_t i = 0; i < g.gl_pathc; i++) {
-		FILE *f = fopen(g.gl_pathv[i], "rb");
-		if (!f)
-			continue;
-		buf b;
-		buf_init(&b);
-		char chunk[4096];
-		size_t n;
-		while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
-			buf_put(&b, chunk, n);
-		fclose(f);
+		src_file *f = diag_read_file(&d, g.gl_pathv[i], src_loc_none());
+		assert_non_null(f);
 		files++;
-		bool took = check(b.data ? b.data : "", b.len);
+		bool took = check(f->text, f->len);
 		if (strstr(g.gl_pathv[i], "docker-default-seccomp.json")) {
 			assert_true(took);    /* the profile the fast path is for */
 			docker++;
 		}
 		if (took)
-			mutate_and_check(b.data, b.len, 300);
-		buf_free(&b);
+			mutate_and_check(f->text, f->len, 300);
 	}
+	diag_free(&d);
 	globfree(&g);
 	print_message("%d files; fast path took %d texts, left %d to libyaml\n", files, taken,
 		      refused);
