@@ -37,6 +37,11 @@ bool strset_has(const strset *s, const char *x)
 	return s->nslot && *find(s, x);
 }
 
+long strset_find(const strset *s, const char *x)
+{
+	return s->nslot ? (long)*find(s, x) - 1 : -1;
+}
+
 bool strset_take(strset *s, char *x)
 {
 	if (2 * (s->n + 1) > s->nslot)

@@ -24,6 +24,8 @@ bool strset_add(strset *s, const char *x);
 /* Add x itself (malloc'd), or free it if already there; true if new. */
 bool strset_take(strset *s, char *x);
 bool strset_has(const strset *s, const char *x);
+/* Index of x in v, or -1. */
+long strset_find(const strset *s, const char *x);
 /* Order v by strcmp. */
 void strset_sort(strset *s);
 void strset_free(strset *s);

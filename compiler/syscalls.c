@@ -1,5 +1,6 @@
 /* syscalls.c - see syscalls.h. */
 #include "syscalls.h"
+#include "../base/strset.h"
 #include "../base/util.h"
 
 #include <pthread.h>
@@ -28,19 +29,24 @@ static bool table_ok(void)
 	return ok;
 }
 
-static int cmp_tabname(const void *k, const void *e)
+/* polc_systab_byname's names, hashed: v[i] is byname[i]'s name */
+static strset byname;
+static pthread_once_t byname_once = PTHREAD_ONCE_INIT;
+
+static void index_byname(void)
 {
-	return strcmp(k, ((const sys_tabname *)e)->name);
+	for (size_t i = 0; i < polc_systab_nbyname; i++)
+		strset_add(&byname, polc_systab_byname[i].name);
 }
 
 /* seccomp_syscall_resolve_name_arch(), from the table when it holds the name */
 static int lib_resolve_name(ir_arch a, const char *name)
 {
 	if (table_ok()) {
-		const sys_tabname *e = bsearch(name, polc_systab_byname, polc_systab_nbyname,
-					       sizeof *e, cmp_tabname);
-		if (e)
-			return e->nr[a];
+		pthread_once(&byname_once, index_byname);
+		long i = strset_find(&byname, name);
+		if (i >= 0)
+			return polc_systab_byname[i].nr[a];
 	}
 	return seccomp_syscall_resolve_name_arch(scmp_arch(a), name);
 }

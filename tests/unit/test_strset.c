@@ -1,8 +1,8 @@
 /* test_strset.c - base/strset.c against a plain list: 20,000 random adds
  * over a small alphabet (many duplicates, so the probe chains wrap and
- * the table grows) keep the same distinct strings in first-added order;
- * take frees duplicates (ASan sees a leak or double free); after sorting,
- * lookups and adds still work. */
+ * the table grows) keep the same distinct strings in first-added order,
+ * strset_find giving each one's index; take frees duplicates (ASan sees a
+ * leak or double free); after sorting, lookups and adds still work. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -34,9 +34,12 @@ static void like_a_list(void **state)
 		char word[8];
 		snprintf(word, sizeof word, "/%u", rnd() % 3000);
 		bool seen = false;
+		size_t at = 0;
 		for (size_t k = 0; k < n && !seen; k++)
-			seen = !strcmp(list[k], word);
+			if ((seen = !strcmp(list[k], word)))
+				at = k;
 		assert_int_equal(strset_has(&s, word), seen);
+		assert_int_equal(strset_find(&s, word), seen ? (long)at : -1);
 		assert_int_equal(i % 2 ? strset_add(&s, word) : strset_take(&s, xstrdup(word)), !seen);
 		if (!seen) {
 			xgrow(&list, &cap, n + 1, sizeof *list);
