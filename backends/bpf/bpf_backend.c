@@ -91,15 +91,17 @@ static int bpf_emit(const ir_policy *p, const backend_opts *o, buf *out, diag_ct
 	buf hdr;
 	buf_init(&hdr);
 	backend_header(&backend_bpf, p, o, "# ", &hdr);
+	if (fmt[0] != 'j') {
+		int r = bpfb_emit_file(p, buf_cstr(&hdr), out, d);
+		buf_free(&hdr);
+		return r;
+	}
 	bpf_bundle b;
 	int r = bpfb_lower(p, buf_cstr(&hdr), &b, NULL, d);
 	buf_free(&hdr);
 	if (r < 0)
 		return -1;
-	if (fmt[0] == 'j')
-		bpfb_json(&b, out);
-	else
-		bpfb_serialize(&b, out);
+	bpfb_json(&b, out);
 	bpfb_free(&b);
 	return 0;
 }

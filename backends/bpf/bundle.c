@@ -84,12 +84,12 @@ static void put_dfa(words *w, const dfa *d, struct polc_dfa *h, uint8_t *cls)
 	h->start = d->start;
 	h->worst = d->worst;
 	size_t nt = (size_t)d->nstates * d->ncls;
-	h->trans = w_append(w, NULL, nt);
-	/* A transition into a dead state carries POLC_TRANS_DEAD, so the walk
-	 * can stop without reading the accept word. */
-	uint32_t *t = w->v + h->trans;
-	for (size_t i = 0; i < nt; i++)
-		t[i] = d->trans[i] | (d->accept[d->trans[i]] & POLC_ACC_DEAD ? POLC_TRANS_DEAD : 0);
+	if (d->trans == w->v + w->n) {   /* built in place (place_file) */
+		h->trans = (uint32_t)w->n;
+		w->n += nt;
+	} else {
+		h->trans = w_append(w, d->trans, nt);
+	}
 	h->accept = w_append(w, d->accept, d->nstates);
 	h->entries = w_append(w, d->entries, (size_t)d->nentries * d->nchan);
 	memcpy(cls, d->cls, 256);
@@ -97,10 +97,16 @@ static void put_dfa(words *w, const dfa *d, struct polc_dfa *h, uint8_t *cls)
 
 /* ------------------------------------------------------------- lowering */
 
-static int lower_files(const ir_policy *p, dfa *out, diag_ctx *dg)
+static int lower_files(const ir_policy *p, dfa_place_fn place, void *ctx, dfa *out,
+		       diag_ctx *dg)
 {
 	dfa_patset ps;
 	dfa_patset_init(&ps);
+	size_t npat = 0, ntok = 0;
+	for (int dom = IR_FILE; dom <= IR_EXEC; dom++)
+		for (size_t i = 0; i < p->dom[dom].n; i++, npat++)
+			ntok += strlen(p->dom[dom].v[i].u.file.glob) + 1;
+	dfa_patset_reserve(&ps, npat, ntok);   /* exact without braces */
 	for (int dom = IR_FILE; dom <= IR_EXEC; dom++) {
 		uint32_t base = stmt_base(p, dom);
 		for (size_t i = 0; i < p->dom[dom].n; i++) {
@@ -119,7 +125,7 @@ static int lower_files(const ir_policy *p, dfa *out, diag_ctx *dg)
 	uint32_t defs[POLC_NCHAN];
 	for (int c = 0; c < POLC_NCHAN; c++)
 		defs[c] = dflt(p, c == POLC_CH_EXEC ? IR_EXEC : IR_FILE);
-	const char *e = dfa_build(&ps, POLC_NCHAN, defs, POLC_MAX_STATES, out);
+	const char *e = dfa_build_at(&ps, POLC_NCHAN, defs, POLC_MAX_STATES, place, ctx, out);
 	dfa_patset_free(&ps);
 	if (e) {
 		diag_error(dg, p->loc, "bpf: policy %s: the file and exec %s (%u)",
@@ -244,6 +250,27 @@ static void lower_simple(const ir_policy *p, struct polc_hdr *h)
 		h->defaults[d] = dflt(p, d);
 }
 
+/* An upper bound of put_meta's length (its room is made once: a
+ * 100,000-statement policy's metadata is megabytes). */
+static size_t meta_bound(const ir_policy *p, const char *header)
+{
+	size_t n = 128 + (header ? strlen(header) : 0) + strlen(p->name) + strlen(p->source_hash);
+	const char *path = NULL;
+	size_t plen = 0;
+	for (int d = 0; d < IR_NDOMAIN; d++)
+		for (size_t i = 0; i < p->dom[d].n; i++) {
+			const ir_stmt *s = &p->dom[d].v[i];
+			if (s->loc.file && s->loc.file->path != path) {
+				path = s->loc.file->path;
+				plen = strlen(path);
+			}
+			n += 3 * 11 + 16 + strlen(ir_domain_name(s->domain)) +
+			     strlen(ir_verdict_name(s->action.verdict)) + (s->loc.file ? plen : 1) +
+			     (s->rule ? strlen(s->rule) : 1);
+		}
+	return n;
+}
+
 static void put_meta(const ir_policy *p, const char *header, buf *m)
 {
 	buf_printf(m, "polc-bpf-bundle %u\n", BPFB_FILE_VERSION);
@@ -265,10 +292,61 @@ static void put_meta(const ir_policy *p, const char *header, buf *m)
 		}
 }
 
-int bpfb_lower(const ir_policy *p, const char *header, bpf_bundle *out,
-	       bpfb_stats *st, diag_ctx *dg)
+/* Where the blob's words go: room for at least n words. */
+typedef uint32_t *(*blob_alloc_fn)(void *ctx, size_t n);
+
+typedef struct {
+	const ir_policy *p;
+	const dfa *md;
+	words *w;
+	blob_alloc_fn alloc;
+	void *actx;
+} place_ctx;
+
+/* The whole blob is allocated once the file DFA's size is known (the
+ * mount DFA is built first), and the file DFA's table, the blob's first
+ * after the header, is written straight into it. */
+static uint32_t *place_file(void *vctx, const dfa *fd)
 {
-	memset(out, 0, sizeof *out);
+	place_ctx *c = vctx;
+	size_t n = POLC_HDR_WORDS + dfa_words(fd) + dfa_words(c->md) + POLC_NET_WORDS +
+		   (size_t)c->p->dom[IR_NETWORK].n * POLC_NET_WORDS;
+	c->w->v = c->alloc(c->actx, n);
+	c->w->cap = n;
+	c->w->n = 0;
+	w_append(c->w, NULL, POLC_HDR_WORDS);
+	return c->w->v + POLC_HDR_WORDS;
+}
+
+/* The mount DFA is built before the file DFA, but a file error is the one
+ * reported when both fail (as when files came first). */
+static int lower_dfas(const ir_policy *p, place_ctx *pc, dfa *fd, dfa *md, diag_ctx *dg)
+{
+	diag_ctx mdg;
+	diag_init(&mdg);
+	int rc = 0;
+	if (lower_mounts(p, md, &mdg) < 0) {
+		rc = -1;
+		if (lower_files(p, NULL, NULL, fd, dg) == 0) {
+			dfa_free(fd);
+			for (size_t i = 0; i < mdg.n; i++)
+				diag_add(dg, mdg.v[i].sev, mdg.v[i].loc, "%s", mdg.v[i].msg);
+		}
+	} else {
+		pc->md = md;
+		if (lower_files(p, place_file, pc, fd, dg) < 0) {
+			dfa_free(md);
+			rc = -1;
+		}
+	}
+	diag_free(&mdg);
+	return rc;
+}
+
+/* The blob of p, header included, into words from alloc. */
+static int lower_blob(const ir_policy *p, blob_alloc_fn alloc, void *actx, words *w,
+		      diag_ctx *dg)
+{
 	uint32_t nstmts = stmt_base(p, IR_NDOMAIN);
 	if (nstmts > POLC_MAX_STMTS) {
 		/* at the first statement the decision words cannot name */
@@ -279,45 +357,55 @@ int bpfb_lower(const ir_policy *p, const char *header, bpf_bundle *out,
 		return -1;
 	}
 	dfa fd, md;
-	if (lower_files(p, &fd, dg) < 0)
+	place_ctx pc = { .p = p, .w = w, .alloc = alloc, .actx = actx };
+	if (lower_dfas(p, &pc, &fd, &md, dg) < 0)
 		return -1;
-	if (lower_mounts(p, &md, dg) < 0) {
-		dfa_free(&fd);
-		return -1;
-	}
-	words w = { 0 };
-	/* sized once: the tables are most of a large policy's memory */
-	xgrow(&w.v, &w.cap, POLC_HDR_WORDS + dfa_words(&fd) + dfa_words(&md) + POLC_NET_WORDS +
-	      (size_t)p->dom[IR_NETWORK].n * POLC_NET_WORDS, sizeof *w.v);
-	w_append(&w, NULL, POLC_HDR_WORDS);
 	struct polc_hdr h;
 	memset(&h, 0, sizeof h);
 	uint8_t fcls[256], mcls[256];
-	put_dfa(&w, &fd, &h.file, fcls);
-	put_dfa(&w, &md, &h.mount, mcls);
+	put_dfa(w, &fd, &h.file, fcls);
+	put_dfa(w, &md, &h.mount, mcls);
 	dfa_free(&fd);
 	dfa_free(&md);
-	lower_net(p, &w, &h);
+	lower_net(p, w, &h);
 	lower_simple(p, &h);
 	h.magic = POLC_BLOB_MAGIC;
 	h.version = POLC_BLOB_VERSION;
 	h.mode = p->mode == IR_MODE_AUDIT;
 	h.nstmts = nstmts;
-	h.blob_words = (uint32_t)w.n;
-	if (w.n > POLC_MAX_BLOB_WORDS) {
+	h.blob_words = (uint32_t)w->n;
+	if (w->n > POLC_MAX_BLOB_WORDS) {
 		diag_error(dg, p->loc, "bpf: policy %s needs %zu map words, more than the "
 			   "limit of %u (file DFA %u states x %u byte classes)",
-			   p->name, w.n, POLC_MAX_BLOB_WORDS, h.file.nstates, h.file.ncls);
+			   p->name, w->n, POLC_MAX_BLOB_WORDS, h.file.nstates, h.file.ncls);
+		return -1;
+	}
+	memcpy(w->v, &h, sizeof h);
+	memcpy((uint8_t *)(w->v + POLC_CLS_FILE_OFF), fcls, 256);
+	memcpy((uint8_t *)(w->v + POLC_CLS_MOUNT_OFF), mcls, 256);
+	return 0;
+}
+
+static uint32_t *alloc_words(void *ctx, size_t n)
+{
+	(void)ctx;
+	return xmalloc(n * sizeof(uint32_t));
+}
+
+int bpfb_lower(const ir_policy *p, const char *header, bpf_bundle *out,
+	       bpfb_stats *st, diag_ctx *dg)
+{
+	memset(out, 0, sizeof *out);
+	words w = { 0 };
+	if (lower_blob(p, alloc_words, NULL, &w, dg) < 0) {
 		free(w.v);
 		return -1;
 	}
-	memcpy(w.v, &h, sizeof h);
-	memcpy((uint8_t *)(w.v + POLC_CLS_FILE_OFF), fcls, 256);
-	memcpy((uint8_t *)(w.v + POLC_CLS_MOUNT_OFF), mcls, 256);
 	out->w = w.v;
 	out->nwords = w.n;
 	buf m;
 	buf_init(&m);
+	xgrow(&m.data, &m.cap, meta_bound(p, header), 1);
 	put_meta(p, header, &m);
 	out->metalen = m.len;
 	out->meta = buf_cstr(&m);
@@ -360,33 +448,95 @@ static uint32_t get_u32(const uint8_t *p)
 	return p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
 
-/* The body, checksummed: blob words (little endian) then metadata. It is
- * written in place and hashed there (a 100,000-statement bundle is tens of
+/* The file header in front of a body already at out->data + out->len +
+ * BPFB_FILE_HDR: nwords blob words (little endian) then metalen bytes of
+ * metadata, checksummed in place (a 100,000-statement bundle is tens of
  * megabytes: no second copy). */
-void bpfb_serialize(const bpf_bundle *b, buf *out)
+static void seal(buf *out, size_t nwords, size_t metalen)
 {
-	size_t nbody = b->nwords * 4 + b->metalen;
-	xgrow(&out->data, &out->cap, out->len + BPFB_FILE_HDR + nbody + 1, 1);
+	size_t nbody = nwords * 4 + metalen, at = out->len;
 	buf_put(out, BPFB_FILE_MAGIC, 8);
 	put_u32(out, BPFB_FILE_VERSION);
-	put_u32(out, (uint32_t)b->nwords);
-	put_u32(out, (uint32_t)b->metalen);
+	put_u32(out, (uint32_t)nwords);
+	put_u32(out, (uint32_t)metalen);
 	put_u32(out, 0);
-	char *hex_at = out->data + out->len;
-	out->len += 64;
-	uint8_t *w = (uint8_t *)out->data + out->len;
-	for (size_t i = 0; i < b->nwords; i++) {
-		uint32_t v = b->w[i];
-		w[4 * i] = (uint8_t)v;
-		w[4 * i + 1] = (uint8_t)(v >> 8);
-		w[4 * i + 2] = (uint8_t)(v >> 16);
-		w[4 * i + 3] = (uint8_t)(v >> 24);
-	}
-	out->len += b->nwords * 4;
-	buf_put(out, b->meta, b->metalen);
 	char hex[65];
-	sha256_hex(hex_at + 64, nbody, hex);
-	memcpy(hex_at, hex, 64);
+	sha256_hex(out->data + at + BPFB_FILE_HDR, nbody, hex);
+	memcpy(out->data + out->len, hex, 64);
+	out->len = at + BPFB_FILE_HDR + nbody;
+	out->data[out->len] = 0;
+}
+
+/* Room for a file of nwords words and metalen bytes at the end of out. */
+static uint8_t *file_room(buf *out, size_t nwords, size_t metalen)
+{
+	xgrow(&out->data, &out->cap, out->len + BPFB_FILE_HDR + nwords * 4 + metalen + 1, 1);
+	return (uint8_t *)out->data + out->len + BPFB_FILE_HDR;
+}
+
+/* Host-order words to little endian, in place. */
+static void words_le(uint32_t *w, size_t n)
+{
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	for (size_t i = 0; i < n; i++)
+		w[i] = __builtin_bswap32(w[i]);
+#else
+	(void)w;
+	(void)n;
+#endif
+}
+
+void bpfb_serialize(const bpf_bundle *b, buf *out)
+{
+	uint8_t *body = file_room(out, b->nwords, b->metalen);
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	for (size_t i = 0; i < b->nwords; i++)
+		for (int k = 0; k < 4; k++)
+			body[4 * i + k] = (uint8_t)(b->w[i] >> 8 * k);
+#else
+	memcpy(body, b->w, b->nwords * 4);
+#endif
+	memcpy(body + b->nwords * 4, b->meta, b->metalen);
+	seal(out, b->nwords, b->metalen);
+}
+
+typedef struct {
+	buf *out;
+	size_t metalen;
+} file_ctx;
+
+static uint32_t *alloc_in_file(void *ctx, size_t n)
+{
+	file_ctx *c = ctx;
+	return (uint32_t *)(void *)file_room(c->out, n, c->metalen);
+}
+
+int bpfb_emit_file(const ir_policy *p, const char *header, buf *out, diag_ctx *dg)
+{
+	/* the words are built where the file holds them: 4-byte aligned when
+	 * out's length is (malloc's blocks are) */
+	if (out->len % 4) {
+		bpf_bundle b;
+		if (bpfb_lower(p, header, &b, NULL, dg) < 0)
+			return -1;
+		bpfb_serialize(&b, out);
+		bpfb_free(&b);
+		return 0;
+	}
+	size_t at = out->len;
+	file_ctx fc = { out, meta_bound(p, header) };
+	words w = { 0 };
+	if (lower_blob(p, alloc_in_file, &fc, &w, dg) < 0)
+		return -1;
+	words_le(w.v, w.n);
+	/* the metadata is written after the words, in the file itself */
+	size_t meta_at = at + BPFB_FILE_HDR + w.n * 4;
+	out->len = meta_at;
+	put_meta(p, header, out);
+	size_t metalen = out->len - meta_at;
+	out->len = at;
+	seal(out, w.n, metalen);
+	return 0;
 }
 
 const char *bpfb_parse(const void *data, size_t len, bpf_bundle *out)

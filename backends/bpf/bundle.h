@@ -49,6 +49,10 @@ int bpfb_lower(const ir_policy *p, const char *header, bpf_bundle *out,
 void bpfb_free(bpf_bundle *b);
 
 void bpfb_serialize(const bpf_bundle *b, buf *out);
+/* bpfb_lower then bpfb_serialize, appended to out (the same bytes), with
+ * the blob built in the file's own memory: no second copy of it. Returns
+ * 0, or -1 with out unchanged. */
+int bpfb_emit_file(const ir_policy *p, const char *header, buf *out, diag_ctx *d);
 /* NULL on success, else a static message. out owns copies. */
 const char *bpfb_parse(const void *data, size_t len, bpf_bundle *out);
 /* Check a blob's header and every offset/index (used by bpfb_parse). */

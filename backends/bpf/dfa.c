@@ -33,6 +33,12 @@ void dfa_patset_init(dfa_patset *ps)
 	memset(ps, 0, sizeof *ps);
 }
 
+void dfa_patset_reserve(dfa_patset *ps, size_t npat, size_t ntok)
+{
+	xgrow(&ps->v, &ps->cap, ps->n + npat, sizeof *ps->v);
+	xgrow(&ps->tid, &ps->tidcap, ps->ntid + ntok, sizeof *ps->tid);
+}
+
 void dfa_patset_free(dfa_patset *ps)
 {
 	free(ps->v);
@@ -107,15 +113,22 @@ static uint32_t tok_id(dfa_patset *ps, const dfa_tok *t)
 	return (uint32_t)ps->ntok++;
 }
 
+/* Positions of the NFA: pattern 0's tokens and then its end (accept),
+ * pattern 1's, and so on; a position holds its token's id (< 256: a
+ * literal byte) or, at an end, POS_END | k. They are the pattern set's
+ * tid array itself. */
+#define POS_END 0x80000000u
+
 void dfa_add_tokens(dfa_patset *ps, const dfa_tok *tok, size_t ntok,
 		    uint32_t chanmask, uint32_t dec)
 {
 	xgrow(&ps->v, &ps->cap, ps->n + 1, sizeof *ps->v);
-	xgrow(&ps->tid, &ps->tidcap, ps->ntid + ntok, sizeof *ps->tid);
-	dfa_pat *p = &ps->v[ps->n++];
+	xgrow(&ps->tid, &ps->tidcap, ps->ntid + ntok + 1, sizeof *ps->tid);
+	dfa_pat *p = &ps->v[ps->n];
 	p->first = ps->ntid;
 	for (size_t i = 0; i < ntok; i++)
 		ps->tid[ps->ntid++] = tok_id(ps, &tok[i]);
+	ps->tid[ps->ntid++] = POS_END | (uint32_t)ps->n++;
 	p->ntok = ntok;
 	p->chanmask = chanmask;
 	p->dec = dec;
@@ -155,10 +168,21 @@ const char *dfa_add_glob(dfa_patset *ps, const dfa_tok *prefix, size_t nprefix,
 
 /* -------------------------------------------------- interning of vectors */
 
-/* Distinct u32 vectors get dense ids in order of first appearance. */
+/* Distinct u32 vectors get dense ids in order of first appearance. The
+ * vectors are kept in chunks that never move (a large DFA's position sets
+ * are megabytes: no doubling copies): global word index i is word
+ * i % POOL_WORDS of slot i / POOL_WORDS; a vector never straddles chunks;
+ * a chunk spans one slot or, for a longer vector, several; the first
+ * grows by doubling up to a slot (small DFAs stay small). */
+#define POOL_SHIFT 19
+#define POOL_WORDS ((size_t)1 << POOL_SHIFT)     /* 2 MiB */
+
 typedef struct {
-	uint32_t *pool;
-	size_t plen, pcap;
+	uint32_t **slot;
+	size_t nslot;
+	uint32_t **chunk;       /* each chunk's memory, to free */
+	size_t nchunk;
+	size_t top, end;        /* next free word, end of the current chunk */
 	uint32_t *off, *len;
 	size_t n, cap;
 	uint64_t *tab;          /* open addressing: hash << 32 | id + 1, 0 empty
@@ -180,7 +204,10 @@ static uint64_t hash_words(const uint32_t *w, size_t n)
 
 static void in_free(interner *in)
 {
-	free(in->pool);
+	for (size_t k = 0; k < in->nchunk; k++)
+		free(in->chunk[k]);
+	free(in->chunk);
+	free(in->slot);
 	free(in->off);
 	free(in->len);
 	free(in->tab);
@@ -191,7 +218,7 @@ static const uint32_t *in_get(const interner *in, uint32_t id, size_t *n)
 {
 	if (n)
 		*n = in->len[id];
-	return in->pool + in->off[id];
+	return in->slot[in->off[id] >> POOL_SHIFT] + (in->off[id] & (POOL_WORDS - 1));
 }
 
 static void in_rehash(interner *in)
@@ -211,12 +238,46 @@ static void in_rehash(interner *in)
 	in->tcap = tcap;
 }
 
+static void pool_chunk(interner *in, size_t nslots, size_t words)
+{
+	uint32_t *mem = xmalloc(words * 4);
+	in->chunk = xrealloc(in->chunk, (in->nchunk + 1) * sizeof *in->chunk);
+	in->chunk[in->nchunk++] = mem;
+	in->slot = xrealloc(in->slot, (in->nslot + nslots) * sizeof *in->slot);
+	for (size_t j = 0; j < nslots; j++)
+		in->slot[in->nslot + j] = mem + (j << POOL_SHIFT);
+	in->top = in->nslot << POOL_SHIFT;
+	in->nslot += nslots;
+	in->end = in->top + words;
+}
+
+/* The global index of room for n more words. */
+static size_t pool_room(interner *in, size_t n)
+{
+	if (!in->nslot)
+		pool_chunk(in, 1, 64);
+	if (in->top + n > in->end) {
+		if (in->nslot == 1 && in->top + n <= POOL_WORDS) {
+			size_t c = in->end;
+			while (c < in->top + n)
+				c *= 2;
+			if (c > POOL_WORDS)
+				c = POOL_WORDS;
+			in->slot[0] = in->chunk[0] = xrealloc(in->chunk[0], c * 4);
+			in->end = c;
+		} else {
+			size_t nslots = n ? (n + POOL_WORDS - 1) >> POOL_SHIFT : 1;
+			pool_chunk(in, nslots, nslots << POOL_SHIFT);
+		}
+	}
+	size_t at = in->top;
+	in->top += n;
+	return at;
+}
+
 /* Returns the id of w; *added tells whether it is new. */
 static uint32_t in_put(interner *in, const uint32_t *w, size_t n, bool *added)
 {
-	/* a pool that exists even for empty sets: no arithmetic on NULL */
-	if (!in->pool)
-		xgrow(&in->pool, &in->pcap, 1, sizeof *in->pool);
 	if ((in->n + 1) * 2 > in->tcap)
 		in_rehash(in);
 	uint32_t hw = (uint32_t)hash_words(w, n);
@@ -225,22 +286,21 @@ static uint32_t in_put(interner *in, const uint32_t *w, size_t n, bool *added)
 		if ((uint32_t)(in->tab[h] >> 32) != hw)
 			continue;
 		uint32_t id = (uint32_t)in->tab[h] - 1;
-		if (in->len[id] == n && (!n || !memcmp(in->pool + in->off[id], w, n * 4))) {
+		if (in->len[id] == n && (!n || !memcmp(in_get(in, id, NULL), w, n * 4))) {
 			if (added)
 				*added = false;
 			return id;
 		}
 	}
-	xgrow(&in->pool, &in->pcap, in->plen + n, sizeof *in->pool);
+	size_t at = pool_room(in, n);
 	if (n)
-		memcpy(in->pool + in->plen, w, n * 4);
+		memcpy(in->slot[at >> POOL_SHIFT] + (at & (POOL_WORDS - 1)), w, n * 4);
 	size_t cap = in->cap;
 	xgrow(&in->off, &in->cap, in->n + 1, sizeof *in->off);
 	if (in->cap != cap || !in->len)
 		in->len = xrealloc(in->len, in->cap * sizeof *in->len);
-	in->off[in->n] = (uint32_t)in->plen;
+	in->off[in->n] = (uint32_t)at;
 	in->len[in->n] = (uint32_t)n;
-	in->plen += n;
 	in->tab[h] = (uint64_t)hw << 32 | ((uint32_t)in->n + 1);
 	if (added)
 		*added = true;
@@ -249,28 +309,34 @@ static uint32_t in_put(interner *in, const uint32_t *w, size_t n, bool *added)
 
 /* ------------------------------------------------------------ positions */
 
-/* Positions: pattern 0's tokens and then its end (accept), pattern 1's,
- * and so on. A position holds its token's id (< 256: a literal byte)
- * or, at an end, POS_END | k: a step reads one word, and only a set or
- * "many" token's table entry. */
-#define POS_END 0x80000000u
-
+/* A step reads one position word, and only a set or "many" token's table
+ * entry. */
 typedef struct {
 	const dfa_patset *ps;
-	uint32_t *tok;          /* per position: token id, or POS_END | pattern */
+	const uint32_t *tok;    /* per position: token id, or POS_END | pattern */
 	uint32_t npos;
-	uint32_t *stamp, gen;   /* dedup while building one set */
+	uint64_t *in;           /* the set being built, as bits (dedup): a bit
+	                           per position, not a stamp word, keeps it in cache */
 	uint32_t *set;
 	size_t nset, capset;
 } nfa;
 
 static void nfa_add(nfa *a, uint32_t pos)
 {
-	if (a->stamp[pos] == a->gen)
+	uint64_t bit = 1ull << (pos & 63);
+	if (a->in[pos >> 6] & bit)
 		return;
-	a->stamp[pos] = a->gen;
+	a->in[pos >> 6] |= bit;
 	xgrow(&a->set, &a->capset, a->nset + 1, sizeof *a->set);
 	a->set[a->nset++] = pos;
+}
+
+/* Start a new set (the last one's bits cleared). */
+static void nfa_reset(nfa *a)
+{
+	for (size_t i = 0; i < a->nset; i++)
+		a->in[a->set[i] >> 6] = 0;
+	a->nset = 0;
 }
 
 /* Is the token at a (non-end) position "many"? */
@@ -368,7 +434,8 @@ static void byte_classes(const dfa_patset *ps, uint8_t cls[256], uint32_t *ncls)
 	uint32_t n = 1;
 	bool *used = xcalloc(ps->ntok + 1, sizeof *used);
 	for (size_t i = 0; i < ps->ntid; i++)
-		used[ps->tid[i]] = true;
+		if (!(ps->tid[i] & POS_END))
+			used[ps->tid[i]] = true;
 	for (size_t id = 0; id < ps->ntok && n < 256; id++)
 		if (used[id])
 			refine(cls, ps->tok[id].set, &n);
@@ -382,11 +449,60 @@ static void byte_classes(const dfa_patset *ps, uint8_t cls[256], uint32_t *ncls)
 
 /* ------------------------------------------------------------- building */
 
+/* The subset construction's table, in chunks of whole rows allocated as
+ * states appear (a chunk fills one 2 MiB huge page; the first grows by
+ * doubling up to that): a table of tens of megabytes is never copied to
+ * grow, nor its old copies faulted in. */
+#define RAW_CHUNK ((size_t)2 << 20)
+
 typedef struct {
 	uint32_t nstates, ncls;
-	uint32_t *trans;
+	uint32_t rpc;           /* rows per chunk */
+	uint32_t **chunk;
+	size_t nchunk, cap0;    /* chunks; rows the first one has room for */
+	uint32_t empty;         /* the empty set's state, UINT32_MAX if none */
 	uint32_t *entry;        /* per state: entry id */
 } raw_dfa;
+
+static void raw_init(raw_dfa *r, uint32_t ncls)
+{
+	memset(r, 0, sizeof *r);
+	r->ncls = ncls;
+	r->rpc = (uint32_t)(RAW_CHUNK / 4 / ncls);
+	r->empty = UINT32_MAX;
+}
+
+static void raw_free(raw_dfa *r)
+{
+	for (size_t k = 0; k < r->nchunk; k++)
+		free(r->chunk[k]);
+	free(r->chunk);
+	free(r->entry);
+}
+
+static uint32_t *raw_row(const raw_dfa *r, uint32_t s)
+{
+	return r->chunk[s / r->rpc] + (size_t)(s % r->rpc) * r->ncls;
+}
+
+/* Room for state s's row (states are added in order). */
+static uint32_t *raw_add_row(raw_dfa *r, uint32_t s)
+{
+	size_t k = s / r->rpc, row = s % r->rpc;
+	if (k >= r->nchunk) {
+		r->chunk = xrealloc(r->chunk, (k + 1) * sizeof *r->chunk);
+		r->chunk[k] = k ? xmalloc(RAW_CHUNK) : NULL;
+		r->nchunk = k + 1;
+	}
+	if (!k && row >= r->cap0) {
+		size_t c = r->cap0 ? r->cap0 * 2 : 64;
+		if (c >= r->rpc)
+			c = r->rpc;
+		r->chunk[0] = xrealloc(r->chunk[0], c == r->rpc ? RAW_CHUNK : c * r->ncls * 4);
+		r->cap0 = c;
+	}
+	return r->chunk[k] + row * r->ncls;
+}
 
 /* The entry of one position set: per channel the winning decision. */
 static uint32_t set_entry(const nfa *a, const uint32_t *set, size_t n,
@@ -419,11 +535,8 @@ static const char *determinize(nfa *a, const uint8_t cls[256], uint32_t ncls,
 	for (int b = 255; b >= 0; b--)
 		rep[cls[b]] = (unsigned)b;
 	interner sets = { 0 };
-	size_t tcap = 0;
-	r->trans = NULL;
-	r->entry = NULL;
-	a->gen++;
-	a->nset = 0;
+	raw_init(r, ncls);
+	nfa_reset(a);
 	for (uint32_t pos = 0; pos < a->npos; pos++)
 		if (pos == 0 || a->tok[pos - 1] & POS_END)   /* a pattern's first */
 			nfa_enter(a, pos, false);
@@ -442,7 +555,7 @@ static const char *determinize(nfa *a, const uint8_t cls[256], uint32_t ncls,
 			err = "DFA has more states than the limit";
 			break;
 		}
-		xgrow(&r->trans, &tcap, (size_t)(s + 1) * ncls, sizeof *r->trans);
+		uint32_t *row = raw_add_row(r, s);
 		size_t n, nwild = 0;
 		const uint32_t *cur = in_get(&sets, s, &n);
 		xgrow(&bucket, &bcap, n, sizeof *bucket);
@@ -462,14 +575,14 @@ static const char *determinize(nfa *a, const uint8_t cls[256], uint32_t ncls,
 		}
 		size_t nmemo = 0;
 		for (uint32_t c = 0; c < ncls; c++) {
-			cur = in_get(&sets, s, &n);   /* in_put may move the pool */
+			cur = in_get(&sets, s, &n);   /* in_put may move the first chunk */
 			uint32_t lo = c ? start[c - 1] : 0, hi = start[c];
 			if (lo == hi && !nwild) {
 				/* nothing steps on c: the empty set (most of a large
 				 * policy's transitions) */
 				if (empty == UINT32_MAX)
 					empty = in_put(&sets, NULL, 0, NULL);
-				r->trans[(size_t)s * ncls + c] = empty;
+				row[c] = empty;
 				continue;
 			}
 			/* Only sets ("**" and the like) step on c: the result
@@ -485,18 +598,17 @@ static const char *determinize(nfa *a, const uint8_t cls[256], uint32_t ncls,
 			while (memo && mi < nmemo && memo_key[mi] != key)
 				mi++;
 			if (memo && mi < nmemo) {
-				r->trans[(size_t)s * ncls + c] = memo_to[mi];
+				row[c] = memo_to[mi];
 				continue;
 			}
-			a->gen++;
-			a->nset = 0;
+			nfa_reset(a);
 			for (uint32_t i = lo; i < hi; i++)
 				nfa_step(a, bucket[i], rep[c]);
 			for (size_t i = 0; i < nwild; i++)
 				nfa_step(a, wild[i], rep[c]);
 			sort_set(a->set, a->nset);
 			uint32_t to = in_put(&sets, a->set, a->nset, NULL);
-			r->trans[(size_t)s * ncls + c] = to;
+			row[c] = to;
 			if (memo) {
 				memo_key[nmemo] = key;
 				memo_to[nmemo++] = to;
@@ -507,34 +619,54 @@ static const char *determinize(nfa *a, const uint8_t cls[256], uint32_t ncls,
 	free(bucket);
 	free(wild);
 	r->nstates = (uint32_t)sets.n;
-	r->ncls = ncls;
 	if (!err) {
 		r->entry = xmalloc(sets.n * sizeof *r->entry);
 		for (uint32_t s = 0; s < sets.n; s++) {
 			size_t n;
 			const uint32_t *cur = in_get(&sets, s, &n);
 			r->entry[s] = set_entry(a, cur, n, nchan, defaults, ent);
+			if (!n)
+				r->empty = s;
 		}
 	}
 	in_free(&sets);
 	return err;
 }
 
-/* Predecessors of every state (CSR: pred[pcount[s] .. pcount[s + 1]]). */
-static void predecessors(const uint32_t *trans, uint32_t n, uint32_t m, uint32_t **pcount_out,
-			 uint32_t **pred_out)
+/* Predecessors of the states that can change block (CSR: pred[pcount[s]
+ * .. pcount[s + 1]]): split_block reads a state's only when it moves. A
+ * state alone in its first block never moves (an accepting state of a
+ * large policy usually is: its statement decides it), nor does the empty
+ * set (split_block): most transitions lead to one or the other and are
+ * never listed. */
+static void predecessors(const raw_dfa *r, const uint32_t *part, uint32_t nblocks,
+			 uint32_t **pcount_out, uint32_t **pred_out)
 {
+	uint32_t n = r->nstates, m = r->ncls;
 	uint32_t *pcount = xcalloc((size_t)n + 2, sizeof *pcount);
-	for (size_t i = 0; i < (size_t)n * m; i++)
-		pcount[trans[i] + 1]++;
+	uint32_t *size = xcalloc((size_t)nblocks + 1, sizeof *size);
+	for (uint32_t s = 0; s < n; s++)
+		size[part[s]]++;
+	for (uint32_t s = 0; s < n; s++) {
+		const uint32_t *row = raw_row(r, s);
+		for (uint32_t c = 0; c < m; c++)
+			pcount[row[c] + 1]++;
+	}
+	for (uint32_t s = 0; s < n; s++)
+		if (s == r->empty || size[part[s]] < 2)
+			pcount[s + 1] = 0;
+	free(size);
 	for (uint32_t s = 0; s < n; s++)
 		pcount[s + 1] += pcount[s];
-	uint32_t *pred = xmalloc(((size_t)n * m + 1) * sizeof *pred);
+	uint32_t *pred = xmalloc(((size_t)pcount[n] + 1) * sizeof *pred);
 	uint32_t *fill = xmalloc(((size_t)n + 1) * sizeof *fill);
 	memcpy(fill, pcount, ((size_t)n + 1) * sizeof *fill);
-	for (uint32_t s = 0; s < n; s++)
+	for (uint32_t s = 0; s < n; s++) {
+		const uint32_t *row = raw_row(r, s);
 		for (uint32_t c = 0; c < m; c++)
-			pred[fill[trans[(size_t)s * m + c]]++] = s;
+			if (pcount[row[c] + 1] != pcount[row[c]])
+				pred[fill[row[c]]++] = s;
+	}
 	free(fill);
 	*pcount_out = pcount;
 	*pred_out = pred;
@@ -549,7 +681,8 @@ typedef struct {
 	uint32_t *dirty, ndirty;      /* blocks to split (stack); flags in isdirty */
 	bool *isdirty;
 	uint32_t *mem, *grp;          /* one block's states and their groups */
-	uint32_t *tab, *tgrp, *tgen, gen;   /* grouping table, stamped by gen */
+	struct slot { uint32_t gen, state, grp; } *tab;   /* grouping table, stamped by gen */
+	uint32_t gen;
 	size_t tcap;
 	uint32_t *pcount, *pred;
 } refiner;
@@ -557,7 +690,7 @@ typedef struct {
 static uint64_t row_hash(const refiner *f, uint32_t s)
 {
 	uint32_t m = f->r->ncls;
-	const uint32_t *ts = &f->r->trans[(size_t)s * m];
+	const uint32_t *ts = raw_row(f->r, s);
 	uint64_t h = 1469598103934665603ull;
 	for (uint32_t c = 0; c < m; c++) {
 		h ^= f->part[ts[c]];
@@ -572,7 +705,7 @@ static uint64_t row_hash(const refiner *f, uint32_t s)
 static bool same_row(const refiner *f, uint32_t a, uint32_t b)
 {
 	uint32_t m = f->r->ncls;
-	const uint32_t *ta = &f->r->trans[(size_t)a * m], *tb = &f->r->trans[(size_t)b * m];
+	const uint32_t *ta = raw_row(f->r, a), *tb = raw_row(f->r, b);
 	for (uint32_t c = 0; c < m; c++)
 		if (f->part[ta[c]] != f->part[tb[c]])
 			return false;
@@ -590,26 +723,36 @@ static void mark_dirty(refiner *f, uint32_t b)
 /* Split block b by the blocks of its states' successors (all grouped
  * under the blocks as they were): the first group keeps b, each other
  * becomes a new block, and the blocks of the moved states' predecessors
- * must be split again. */
+ * must be split again. The empty set's group comes first: it never moves
+ * (its predecessors are not listed). */
 static void split_block(refiner *f, uint32_t b)
 {
-	uint32_t n = 0, ngroups = 0;
+	uint32_t n = 0, ngroups = 0, e = f->r->empty;
+	if (e != UINT32_MAX && f->part[e] == b)
+		f->mem[n++] = e;
 	for (uint32_t s = f->head[b]; s != UINT32_MAX; s = f->next[s])
-		f->mem[n++] = s;
+		if (s != e)
+			f->mem[n++] = s;
 	if (n < 2)
 		return;
 	f->gen++;
+	/* the block's own share of the table: a small block's probes stay in
+	 * cache instead of landing anywhere in a table sized for every state */
+	size_t mask = 15;
+	while (mask < 2 * (size_t)n)
+		mask = mask * 2 + 1;
 	for (uint32_t i = 0; i < n; i++) {
 		uint32_t s = f->mem[i];
-		for (size_t k = row_hash(f, s) & (f->tcap - 1);; k = (k + 1) & (f->tcap - 1)) {
-			if (f->tgen[k] != f->gen) {
-				f->tgen[k] = f->gen;
-				f->tab[k] = s;
-				f->tgrp[k] = f->grp[i] = ngroups++;
+		for (size_t k = row_hash(f, s) & mask;; k = (k + 1) & mask) {
+			struct slot *t = &f->tab[k];
+			if (t->gen != f->gen) {
+				t->gen = f->gen;
+				t->state = s;
+				t->grp = f->grp[i] = ngroups++;
 				break;
 			}
-			if (same_row(f, f->tab[k], s)) {
-				f->grp[i] = f->tgrp[k];
+			if (same_row(f, t->state, s)) {
+				f->grp[i] = t->grp;
 				break;
 			}
 		}
@@ -633,25 +776,28 @@ static void split_block(refiner *f, uint32_t b)
 				mark_dirty(f, f->part[f->pred[k]]);
 }
 
-/* live[s]: a state other than the all-default entry's is reachable from s
- * (backward search from those states; q: room for every state). Equivalent
- * states agree, so the minimized DFA takes it from any of its states. */
-static bool *live_states(const raw_dfa *r, const uint32_t *pcount, const uint32_t *pred,
-			 uint32_t *q)
+/* live[s]: a state other than the all-default entry's is reachable from
+ * s. The states from which none is are all equivalent (entry 0 after any
+ * input): one block, the one whose states have entry 0 and every
+ * transition back into it. No backward search, so no predecessor lists. */
+static bool *live_states(const raw_dfa *r, const uint32_t *part)
 {
-	bool *live = xcalloc((size_t)r->nstates + 1, sizeof *live);
-	size_t qt = 0;
+	uint32_t dead = UINT32_MAX;
+	for (uint32_t k = 0; k <= r->nstates && dead == UINT32_MAX; k++) {
+		/* the empty set, when there is one, is dead: try it first */
+		uint32_t s = k ? k - 1 : r->empty;
+		if (s == UINT32_MAX || r->entry[s] != 0)
+			continue;
+		const uint32_t *row = raw_row(r, s);
+		uint32_t c = 0;
+		while (c < r->ncls && part[row[c]] == part[s])
+			c++;
+		if (c == r->ncls)
+			dead = part[s];
+	}
+	bool *live = xmalloc((size_t)r->nstates + 1);
 	for (uint32_t s = 0; s < r->nstates; s++)
-		if (r->entry[s] != 0) {
-			live[s] = true;
-			q[qt++] = s;
-		}
-	for (size_t qh = 0; qh < qt; qh++)
-		for (uint32_t i = pcount[q[qh]]; i < pcount[q[qh] + 1]; i++)
-			if (!live[pred[i]]) {
-				live[pred[i]] = true;
-				q[qt++] = pred[i];
-			}
+		live[s] = part[s] != dead;
 	return live;
 }
 
@@ -685,16 +831,14 @@ static uint32_t *minimize(const raw_dfa *r, uint32_t *nparts, bool **live)
 	f.tcap = 1024;
 	while (f.tcap < 2 * ((size_t)n + 1))
 		f.tcap *= 2;
-	f.tab = xmalloc(f.tcap * sizeof *f.tab);
-	f.tgrp = xmalloc(f.tcap * sizeof *f.tgrp);
-	f.tgen = xcalloc(f.tcap, sizeof *f.tgen);
-	predecessors(r->trans, n, r->ncls, &f.pcount, &f.pred);
+	f.tab = xcalloc(f.tcap, sizeof *f.tab);
+	predecessors(r, f.part, f.nblocks, &f.pcount, &f.pred);
 	while (f.ndirty) {
 		uint32_t b = f.dirty[--f.ndirty];
 		f.isdirty[b] = false;
 		split_block(&f, b);
 	}
-	*live = live_states(r, f.pcount, f.pred, f.mem);
+	*live = live_states(r, f.part);
 	free(f.head);
 	free(f.next);
 	free(f.dirty);
@@ -702,8 +846,6 @@ static uint32_t *minimize(const raw_dfa *r, uint32_t *nparts, bool **live)
 	free(f.mem);
 	free(f.grp);
 	free(f.tab);
-	free(f.tgrp);
-	free(f.tgen);
 	free(f.pcount);
 	free(f.pred);
 	*nparts = f.nblocks;
@@ -721,33 +863,33 @@ static void combine(uint32_t *into, const uint32_t *from, uint32_t nchan, bool *
 
 /* The fail-closed entry: per channel the most restrictive decision of any
  * state, defaults included (every state is reachable from the start,
- * which is all the enforcer needs it for). */
-static void annotate(dfa *d, interner *ent, const uint32_t *defaults)
+ * which is all the enforcer needs it for; equivalent states have one
+ * entry, so the raw states give the minimized DFA's). */
+static uint32_t worst_entry(const raw_dfa *r, uint32_t nchan, interner *ent,
+			    const uint32_t *defaults)
 {
 	uint32_t worst[32];
 	bool ch = false;
-	memcpy(worst, defaults, d->nchan * 4);
-	for (uint32_t s = 0; s < d->nstates; s++)
-		combine(worst, in_get(ent, POLC_ACC_ENTRY(d->accept[s]), NULL), d->nchan, &ch);
-	d->worst = in_put(ent, worst, d->nchan, NULL);
+	memcpy(worst, defaults, nchan * 4);
+	for (uint32_t s = 0; s < r->nstates; s++)
+		combine(worst, in_get(ent, r->entry[s], NULL), nchan, &ch);
+	return in_put(ent, worst, nchan, NULL);
 }
 
 const char *dfa_build(const dfa_patset *ps, uint32_t nchan, const uint32_t *defaults,
 		      uint32_t max_states, dfa *d)
 {
+	return dfa_build_at(ps, nchan, defaults, max_states, NULL, NULL, d);
+}
+
+const char *dfa_build_at(const dfa_patset *ps, uint32_t nchan, const uint32_t *defaults,
+			 uint32_t max_states, dfa_place_fn place, void *ctx, dfa *d)
+{
 	memset(d, 0, sizeof *d);
 	if (nchan == 0 || nchan > 32)
 		return "bad channel count";
-	nfa a = { .ps = ps };
-	for (size_t k = 0; k < ps->n; k++)
-		a.npos += (uint32_t)ps->v[k].ntok + 1;
-	a.tok = xmalloc((a.npos + 1) * sizeof *a.tok);
-	for (size_t k = 0, pos = 0; k < ps->n; k++) {
-		memcpy(&a.tok[pos], &ps->tid[ps->v[k].first], ps->v[k].ntok * sizeof *a.tok);
-		pos += ps->v[k].ntok;
-		a.tok[pos++] = POS_END | (uint32_t)k;
-	}
-	a.stamp = xcalloc(a.npos + 1, sizeof *a.stamp);
+	nfa a = { .ps = ps, .tok = ps->tid, .npos = (uint32_t)ps->ntid };
+	a.in = xcalloc(a.npos / 64 + 1, sizeof *a.in);
 
 	byte_classes(ps, d->cls, &d->ncls);
 	interner ent = { 0 };
@@ -755,50 +897,49 @@ const char *dfa_build(const dfa_patset *ps, uint32_t nchan, const uint32_t *defa
 	raw_dfa r;
 	const char *err = determinize(&a, d->cls, d->ncls, nchan, defaults,
 				      max_states, &ent, &r);
-	free(a.tok);
-	free(a.stamp);
+	free(a.in);
 	free(a.set);
 	if (err) {
-		free(r.trans);
-		free(r.entry);
+		raw_free(&r);
 		in_free(&ent);
 		return err;
 	}
 	uint32_t np;
 	bool *live;
 	uint32_t *part = minimize(&r, &np, &live);
+	d->worst = worst_entry(&r, nchan, &ent, defaults);
+	d->nstates = np;       /* every state is reachable: the BFS meets every block */
+	d->nchan = nchan;
+	d->nentries = (uint32_t)ent.n;
+	d->start = 0;
+	d->placed = place != NULL;
+	d->trans = place ? place(ctx, d) : xmalloc((size_t)np * d->ncls * sizeof *d->trans);
+	d->accept = xmalloc(np * sizeof *d->accept);
 	/* Number the classes in BFS order from the start: a canonical DFA. */
-	uint32_t *id = xmalloc(np * sizeof *id), *repr = xmalloc(np * sizeof *repr);
+	uint32_t *id = xmalloc(np * sizeof *id);
 	memset(id, 0xff, np * sizeof *id);
 	uint32_t *order = xmalloc(np * sizeof *order), n = 0;
 	id[part[0]] = n;
 	order[n++] = 0;
-	d->trans = xmalloc((size_t)np * d->ncls * sizeof *d->trans);
-	d->accept = xmalloc(np * sizeof *d->accept);
 	for (uint32_t i = 0; i < n; i++) {
 		uint32_t s = order[i];
+		const uint32_t *row = raw_row(&r, s);
+		uint32_t *to = d->trans + (size_t)i * d->ncls;
 		d->accept[i] = r.entry[s] | (live[s] ? 0 : POLC_ACC_DEAD);
 		for (uint32_t c = 0; c < d->ncls; c++) {
-			uint32_t t = r.trans[(size_t)s * d->ncls + c], pt = part[t];
+			uint32_t t = row[c], pt = part[t];
 			if (id[pt] == UINT32_MAX) {
 				id[pt] = n;
 				order[n++] = t;
 			}
-			d->trans[(size_t)i * d->ncls + c] = id[pt];
+			to[c] = id[pt] | (live[t] ? 0 : POLC_TRANS_DEAD);
 		}
 	}
-	d->nstates = n;
-	d->nchan = nchan;
-	d->start = 0;
 	free(id);
-	free(repr);
 	free(order);
 	free(part);
-	free(r.trans);
-	free(r.entry);
+	raw_free(&r);
 	free(live);
-	annotate(d, &ent, defaults);
-	d->nentries = (uint32_t)ent.n;
 	d->entries = xmalloc(ent.n * nchan * sizeof *d->entries);
 	for (uint32_t e = 0; e < ent.n; e++)
 		memcpy(&d->entries[(size_t)e * nchan], in_get(&ent, e, NULL), nchan * 4);
@@ -808,7 +949,8 @@ const char *dfa_build(const dfa_patset *ps, uint32_t nchan, const uint32_t *defa
 
 void dfa_free(dfa *d)
 {
-	free(d->trans);
+	if (!d->placed)
+		free(d->trans);
 	free(d->accept);
 	free(d->entries);
 	memset(d, 0, sizeof *d);
@@ -820,9 +962,10 @@ uint32_t dfa_walk(const dfa *d, const char *s, size_t len)
 	if (len >= POLC_PATH_MAX)
 		return d->worst;
 	for (size_t i = 0; i < len; i++) {
-		st = d->trans[(size_t)st * d->ncls + d->cls[(unsigned char)s[i]]];
-		if (d->accept[st] & POLC_ACC_DEAD)
+		uint32_t t = d->trans[(size_t)st * d->ncls + d->cls[(unsigned char)s[i]]];
+		if (t & POLC_TRANS_DEAD)
 			return 0;
+		st = t;
 	}
 	return POLC_ACC_ENTRY(d->accept[st]);
 }

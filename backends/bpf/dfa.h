@@ -41,7 +41,8 @@ typedef struct {
 typedef struct {
 	dfa_pat *v;
 	size_t n, cap;
-	uint32_t *tid;         /* every pattern's token ids, in order */
+	uint32_t *tid;         /* every pattern's token ids, in order, each
+	                          pattern's followed by an end mark */
 	size_t ntid, tidcap;
 	dfa_tok *tok;          /* distinct tokens: id b < 256 is the literal
 	                          byte b, then the others as first added */
@@ -56,14 +57,18 @@ typedef struct {
 	uint32_t nstates, ncls, nchan, nentries, start;
 	uint32_t worst;        /* entry: per channel the most restrictive reachable */
 	uint8_t cls[256];
-	uint32_t *trans;       /* nstates * ncls */
+	uint32_t *trans;       /* nstates * ncls: target | POLC_TRANS_DEAD when
+	                          the target is dead (bpf_layout.h) */
 	uint32_t *accept;      /* nstates: entry | dead << 31 (bpf_layout.h) */
 	uint32_t *entries;     /* nentries * nchan */
+	bool placed;           /* trans is the caller's (dfa_build_at) */
 } dfa;
 
 
 void dfa_patset_init(dfa_patset *ps);
 void dfa_patset_free(dfa_patset *ps);
+/* Room for npat more patterns of ntok tokens in all (ends included). */
+void dfa_patset_reserve(dfa_patset *ps, size_t npat, size_t ntok);
 
 /* Token helpers for hand-built patterns. */
 void dfa_tok_lit(dfa_tok *t, uint8_t c);
@@ -81,6 +86,13 @@ void dfa_add_tokens(dfa_patset *ps, const dfa_tok *tok, size_t ntok,
  * (static text). A DFA of more than max_states states is refused. */
 const char *dfa_build(const dfa_patset *ps, uint32_t nchan, const uint32_t *defaults,
 		      uint32_t max_states, dfa *out);
+/* The same with the transition table written where place(ctx, d) says:
+ * called once, with d's sizes (nstates, ncls, nchan, nentries) set, it
+ * returns room for nstates * ncls words, e.g. inside the bundle's blob (no
+ * copy of a table of tens of megabytes). dfa_free leaves that room alone. */
+typedef uint32_t *(*dfa_place_fn)(void *ctx, const dfa *d);
+const char *dfa_build_at(const dfa_patset *ps, uint32_t nchan, const uint32_t *defaults,
+			 uint32_t max_states, dfa_place_fn place, void *ctx, dfa *out);
 void dfa_free(dfa *d);
 
 /* Walk s (len bytes) and return its accept entry index (userspace mirror of
