@@ -1,10 +1,12 @@
 /* import_oci.h - OCI runtime-spec / Docker seccomp profiles in, polc source out.
  *
- * Takes: a profile as JSON or YAML text (read with libyaml: JSON is a flow
- *        YAML document), and the target it is evaluated for: the host arch
- *        (decides archMap and includes/excludes.arches), the capability set
- *        (includes/excludes.caps; default Docker's default set) and the
- *        kernel version (includes/excludes.minKernel; default uname).
+ * Takes: a profile as JSON or YAML text (one libyaml document: JSON is a
+ *        flow YAML document; json.h reads plain JSON without libyaml's
+ *        scanner, to the same document), and the target it is evaluated
+ *        for: the host arch (decides archMap and includes/excludes.arches),
+ *        the capability set (includes/excludes.caps; default Docker's
+ *        default set) and the kernel version (includes/excludes.minKernel;
+ *        default uname).
  * Gives: polc source text of one policy, deterministic for the same input
  *        and options, with comments naming every profile entry it came from
  *        and every entry the target skips.
