@@ -499,34 +499,50 @@ static void md_filter(const bresults *r, buf *out)
 	buf_puts(out, "\n");
 }
 
-static void md_tracers(const bresults *r, buf *out)
+static void md_tracers_env(const bresults *r, const char *env, buf *out)
 {
-	if (!has(r, "native", "tracers", "-"))
+	bool lab = !strcmp(env, "lab");
+	if (!has(r, env, "tracers", "-"))
 		return;
-	buf_printf(out, "## Recorder cost\n\nredis-benchmark (-c 50, GET and SET) against "
+	buf_printf(out, "%s redis-benchmark (-c 50, GET and SET) against "
 		   "redis-server run untraced, under `polc record --tracer ebpf`, `--tracer "
 		   "ptrace`, and `strace -f -qq -o /dev/null` (reference), and the floor of any "
 		   "tracepoint recorder: `ebpf-floor`, the eBPF recorder's programs attached to the "
 		   "syscall tracepoints but returning at once (POLC_TRACE_FLOOR=1); cost ratio to untraced, "
 		   "median of %zu interleaved rounds [min–max]. A run counts only if the recorder "
-		   "exited 0 (`polc record` fails on lost events). ptrace and strace stop the server at "
-		   "every syscall until the tracer has been scheduled, so on a busy host their cost "
-		   "grows with the load (the start stamps above give the load of each run; the "
-		   "JSON has every round); the eBPF recorder does not wait. Requests per CPU second "
-		   "of the server (inside the recorded cgroup: its INFO cpu) and of redis-benchmark "
-		   "(outside it: every task's syscalls pass the recorder's tracepoints) are the "
-		   "same ratio measured on CPU time rather than wall time, which other load on a "
-		   "shared host hardly moves.\n\n| recorder | GET | SET | server req/CPU-s | "
-		   "client req/CPU-s |\n|---|---|---|---|---|\n", rounds_of(r, "native", "tracers"));
+		   "exited 0 (`polc record` fails on lost events).",
+		   lab ? "**In the lab** (qemu -icount, one vCPU: guest time is instructions "
+			 "executed, so these ratios are instruction ratios that the host's load "
+			 "does not move; Debian's kernel):" : "**Natively**:",
+		   rounds_of(r, env, "tracers"));
+	if (!lab)
+		buf_puts(out, " ptrace and strace stop the server at "
+			 "every syscall until the tracer has been scheduled, so on a busy host their cost "
+			 "grows with the load (the start stamps above give the load of each run; the "
+			 "JSON has every round); the eBPF recorder does not wait.");
+	buf_puts(out, " Requests per CPU second "
+		 "of the server (inside the recorded cgroup: its INFO cpu) and of redis-benchmark "
+		 "(outside it: every task's syscalls pass the recorder's tracepoints) are the "
+		 "same ratio measured on CPU time rather than wall time.\n\n| recorder | GET | SET | "
+		 "server req/CPU-s | client req/CPU-s |\n|---|---|---|---|---|\n");
 	for (size_t t = 0; t < NTRACERS; t++) {
 		buf_printf(out, "| %s |", tracers[t]);
-		cell_ratio(out, r, "native", "tracers", "-", tracers[t], "GET");
-		cell_ratio(out, r, "native", "tracers", "-", tracers[t], "SET");
-		cell_ratio(out, r, "native", "tracers", "-", tracers[t], "srv_req_per_cpu_s");
-		cell_ratio(out, r, "native", "tracers", "-", tracers[t], "cli_req_per_cpu_s");
+		cell_ratio(out, r, env, "tracers", "-", tracers[t], "GET");
+		cell_ratio(out, r, env, "tracers", "-", tracers[t], "SET");
+		cell_ratio(out, r, env, "tracers", "-", tracers[t], "srv_req_per_cpu_s");
+		cell_ratio(out, r, env, "tracers", "-", tracers[t], "cli_req_per_cpu_s");
 		buf_puts(out, "\n");
 	}
 	buf_puts(out, "\n");
+}
+
+static void md_tracers(const bresults *r, buf *out)
+{
+	if (!has(r, "native", "tracers", "-") && !has(r, "lab", "tracers", "-"))
+		return;
+	buf_puts(out, "## Recorder cost\n\n");
+	md_tracers_env(r, "native", out);
+	md_tracers_env(r, "lab", out);
 }
 
 static void md_compile(const bresults *r, buf *out)

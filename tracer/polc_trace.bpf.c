@@ -66,7 +66,7 @@ __u64 ninflight;
 /* Syscall numbers (counts indices) decode() has nothing to do for: set the
  * first time one is seen, so that the calls that dominate a busy server
  * (read, write, epoll_wait) cost a count and this test, not the scratch
- * set-up and the two switches (lab, icount: 147 -> N instructions a call
+ * set-up and the two switches (lab, icount: 147 -> 65 instructions a call
  * above the floor). Learnt rather than listed: decode() is the one list. */
 __u8 undecoded[TB_NCOUNT + 1];
 /* polc bench's floor (POLC_TRACE_FLOOR=1): the programs attached but
