@@ -371,7 +371,7 @@ int bench_main(bench_opts *o)
 		rc = -1;
 	bench_checkpoint(o, &r);
 	if ((o->vm || o->vm_only) && !o->in_lab && rc >= 0 &&
-	    (o->sections & (BS_MICRO | BS_REDIS | BS_PGBENCH | BS_SOAK | BS_HOOKS | BS_RULES)))
+	    (o->sections & (BS_MICRO | BS_REDIS | BS_PGBENCH | BS_SOAK | BS_HOOKS | BS_RULES | BS_TRACERS)))
 		bench_lab(o, &r);
 	utc(when, sizeof when);
 	br_note(&r, env, "finished", "%s", when);
