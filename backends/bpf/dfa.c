@@ -183,7 +183,8 @@ typedef struct {
 	uint32_t **chunk;       /* each chunk's memory, to free */
 	size_t nchunk;
 	size_t top, end;        /* next free word, end of the current chunk */
-	uint32_t *off, *len;
+	struct vec { uint32_t off, len; } *v;   /* per id (side by side: one
+	                           cache line for a probe's check) */
 	size_t n, cap;
 	uint64_t *tab;          /* open addressing: hash << 32 | id + 1, 0 empty
 	                           (the hash kept: a probe or a rehash reads
@@ -208,8 +209,7 @@ static void in_free(interner *in)
 		free(in->chunk[k]);
 	free(in->chunk);
 	free(in->slot);
-	free(in->off);
-	free(in->len);
+	free(in->v);
 	free(in->tab);
 	memset(in, 0, sizeof *in);
 }
@@ -217,8 +217,8 @@ static void in_free(interner *in)
 static const uint32_t *in_get(const interner *in, uint32_t id, size_t *n)
 {
 	if (n)
-		*n = in->len[id];
-	return in->slot[in->off[id] >> POOL_SHIFT] + (in->off[id] & (POOL_WORDS - 1));
+		*n = in->v[id].len;
+	return in->slot[in->v[id].off >> POOL_SHIFT] + (in->v[id].off & (POOL_WORDS - 1));
 }
 
 static void in_rehash(interner *in)
@@ -286,7 +286,7 @@ static uint32_t in_put(interner *in, const uint32_t *w, size_t n, bool *added)
 		if ((uint32_t)(in->tab[h] >> 32) != hw)
 			continue;
 		uint32_t id = (uint32_t)in->tab[h] - 1;
-		if (in->len[id] == n && (!n || !memcmp(in_get(in, id, NULL), w, n * 4))) {
+		if (in->v[id].len == n && (!n || !memcmp(in_get(in, id, NULL), w, n * 4))) {
 			if (added)
 				*added = false;
 			return id;
@@ -295,12 +295,9 @@ static uint32_t in_put(interner *in, const uint32_t *w, size_t n, bool *added)
 	size_t at = pool_room(in, n);
 	if (n)
 		memcpy(in->slot[at >> POOL_SHIFT] + (at & (POOL_WORDS - 1)), w, n * 4);
-	size_t cap = in->cap;
-	xgrow(&in->off, &in->cap, in->n + 1, sizeof *in->off);
-	if (in->cap != cap || !in->len)
-		in->len = xrealloc(in->len, in->cap * sizeof *in->len);
-	in->off[in->n] = (uint32_t)at;
-	in->len[in->n] = (uint32_t)n;
+	xgrow(&in->v, &in->cap, in->n + 1, sizeof *in->v);
+	in->v[in->n].off = (uint32_t)at;
+	in->v[in->n].len = (uint32_t)n;
 	in->tab[h] = (uint64_t)hw << 32 | ((uint32_t)in->n + 1);
 	if (added)
 		*added = true;
@@ -509,7 +506,7 @@ static uint32_t set_entry(const nfa *a, const uint32_t *set, size_t n,
 			  uint32_t nchan, const uint32_t *defaults, interner *ent)
 {
 	uint32_t w[32];
-	bool hit[32] = { false };
+	bool hit[32] = { false }, any = false;
 	memcpy(w, defaults, nchan * 4);
 	for (size_t i = 0; i < n; i++) {
 		uint32_t id = a->tok[set[i]];
@@ -521,10 +518,11 @@ static uint32_t set_entry(const nfa *a, const uint32_t *set, size_t n,
 				continue;
 			if (!hit[c] || polc_dec_wins(p->dec, w[c]))
 				w[c] = p->dec;
-			hit[c] = true;
+			hit[c] = any = true;
 		}
 	}
-	return in_put(ent, w, nchan, NULL);
+	/* no pattern ends here (most states): the defaults, entry 0 */
+	return any ? in_put(ent, w, nchan, NULL) : 0;
 }
 
 static const char *determinize(nfa *a, const uint8_t cls[256], uint32_t ncls,
