@@ -55,6 +55,7 @@ char LICENSE[] SEC("license") = "GPL";
 #define FMODE_WRITE 0x2
 #define FMODE_EXEC 0x20
 #define O_APPEND_ 02000
+#define RENAME_EXCHANGE_ 2   /* uapi linux/fs.h */
 #define PTRACE_MODE_ATTACH 0x02
 #define CAP_OPT_NOAUDIT 0x2
 #define EPERM_ 1
@@ -491,14 +492,21 @@ static __always_inline __u32 chan_result(struct walk *w, struct walk *w2, const 
 	return a;
 }
 
-/* Decide the n bytes of the task's buffer at `base` for up to three
- * channels (the most restrictive wins); worst: the path could not be had
- * or is too long (fail closed). A directory (dir) is walked once more with
- * a '/' put at base + n, which the caller left free; it is a NUL again
- * afterwards. */
-static __always_inline __u32 decide_buf(__u32 policy, const struct polc_dfa *d,
-					struct polc_chunk *c0, struct pathbuf *pb, __u32 base,
-					__u32 n, int worst, int dir, __u32 ch0, __u32 ch1, __u32 ch2)
+/* A name walked through the file DFA: the walk of "path" (w) and, for a
+ * directory, of "path/" (w2, whose state is where everything beneath the
+ * directory starts); worst: the path could not be had or is too long (fail
+ * closed). */
+struct named {
+	struct walk w, w2;
+	int worst, dir;
+};
+
+/* Walk the n bytes of the task's buffer at `base` (for a directory also
+ * with a '/' put at base + n, which the caller left free; it is a NUL
+ * again afterwards). A buffer that cannot take the '/' fails the walk. */
+static __always_inline void walk_name(__u32 policy, const struct polc_dfa *d,
+				     struct polc_chunk *c0, struct pathbuf *pb, __u32 base,
+				     __u32 n, int worst, int dir, struct named *o)
 {
 	struct walk w = { .policy = policy, .st = d->start, .ncls = d->ncls, .trans = d->trans,
 			  .cls_off = POLC_CLS_FILE_OFF };
@@ -511,20 +519,36 @@ static __always_inline __u32 decide_buf(__u32 policy, const struct polc_dfa *d,
 	struct walk w2 = w;
 	if (dir && !worst) {
 		__u32 at = base + n;
-		if (at >= PBUF - 1)
-			return deny_all();
-		pb->p[at] = '/';
-		walk_bytes(&w2, pb, c0, at, 1);
-		pb->p[at] = 0;
+		if (at < PBUF - 1) {
+			pb->p[at] = '/';
+			walk_bytes(&w2, pb, c0, at, 1);
+			pb->p[at] = 0;
+		} else {
+			w.fail = 1;
+		}
 	}
-	__u32 best = chan_result(&w, &w2, d, ch0, worst, dir);
+	o->w = w;
+	o->w2 = w2;
+	o->worst = worst;
+	o->dir = dir;
+}
+
+/* Decide the n bytes of the task's buffer at `base` for up to three
+ * channels (the most restrictive wins): see walk_name. */
+static __always_inline __u32 decide_buf(__u32 policy, const struct polc_dfa *d,
+					struct polc_chunk *c0, struct pathbuf *pb, __u32 base,
+					__u32 n, int worst, int dir, __u32 ch0, __u32 ch1, __u32 ch2)
+{
+	struct named o;
+	walk_name(policy, d, c0, pb, base, n, worst, dir, &o);
+	__u32 best = chan_result(&o.w, &o.w2, d, ch0, o.worst, o.dir);
 	if (ch1 != ch0) {
-		__u32 x = chan_result(&w, &w2, d, ch1, worst, dir);
+		__u32 x = chan_result(&o.w, &o.w2, d, ch1, o.worst, o.dir);
 		if (polc_dec_wins(x, best))
 			best = x;
 	}
 	if (ch2 != ch0 && ch2 != ch1) {
-		__u32 x = chan_result(&w, &w2, d, ch2, worst, dir);
+		__u32 x = chan_result(&o.w, &o.w2, d, ch2, o.worst, o.dir);
 		if (polc_dec_wins(x, best))
 			best = x;
 	}
@@ -692,18 +716,21 @@ static __always_inline long build_path(struct pathbuf *pb, const struct dentry *
 	return pos;
 }
 
-/* The decision of one channel for dentry `de` on mount `vm`. */
-static __always_inline __u32 decide_dentry(__u32 policy, const struct polc_dfa *d,
-					   struct polc_chunk *c0, struct pathbuf *pb,
-					   const struct dentry *de,
-					   const struct vfsmount *vm, __u32 ch, int dir, long *at)
+/* Walk the name of dentry `de` on mount `vm` into o; its path is left in
+ * pb from *at (-1: no path, o decides as the worst entry). */
+static __always_inline void name_of(__u32 policy, const struct polc_dfa *d,
+				    struct polc_chunk *c0, struct pathbuf *pb,
+				    const struct dentry *de, const struct vfsmount *vm,
+				    int dir, struct named *o, long *at)
 {
 	long pos = build_path(pb, de, vm);
 	*at = pos;
-	if (pos < 0)
-		return decide_buf(policy, d, c0, pb, 0, 0, 1, 0, ch, ch, ch);
+	if (pos < 0) {
+		walk_name(policy, d, c0, pb, 0, 0, 1, 0, o);
+		return;
+	}
 	__u32 base = (__u32)pos & (POLC_PATH_MAX - 1);
-	return decide_buf(policy, d, c0, pb, base, POLC_PATH_MAX - base, 0, dir, ch, ch, ch);
+	walk_name(policy, d, c0, pb, base, POLC_PATH_MAX - base, 0, dir, o);
 }
 
 /* Whether every path gets ALLOW on channel ch: the worst entry (the most
@@ -853,17 +880,117 @@ int BPF_PROG(polc_path_chown, const struct path *path, __u64 uid, __u64 gid, int
 	return path_hook(de, BPF_CORE_READ(path, mnt), POLC_CH_WRITE, DIR_ASK);
 }
 
+/* ------------------------------------------------------- new names */
+
+/* rename(2) and link(2) give a file another name, and path statements
+ * decide by name: were the new name to allow what the old one denies, a
+ * file whose read or exec is denied would be read or run under its new
+ * name (renamed, hard-linked, or under a renamed directory above it). So
+ * the new name may not allow a use of the content (read, write, append,
+ * exec, mmap) that the old name denies: AppArmor's link subset rule, here
+ * for rename too. A renamed directory carries everything beneath it: the
+ * file DFA must be in the same state after "new/" as after "old/" (equal
+ * states decide every longer path alike), or the rename is refused. */
+#define CONTENT_CHANS (1u << POLC_CH_READ | 1u << POLC_CH_WRITE | 1u << POLC_CH_APPEND | \
+		       1u << POLC_CH_EXECP | 1u << POLC_CH_MMAP | 1u << POLC_CH_EXEC)
+
+/* A name's decisions and where what lies beneath it starts. */
+struct name_decs {
+	__u32 dec[POLC_NCHAN];
+	__u32 sub;   /* the state after "name/"; SUB_NONE when not walked */
+};
+#define SUB_SINK 0xfffffffeu   /* past every statement: the defaults */
+#define SUB_NONE 0xffffffffu
+
+static __always_inline void name_decs(const struct polc_dfa *d, struct named *o,
+				      struct name_decs *nd)
+{
+	for (__u32 ch = 0; ch < POLC_NCHAN; ch++)
+		nd->dec[ch] = chan_result(&o->w, &o->w2, d, ch, o->worst, o->dir);
+	if (o->worst || !o->dir || o->w2.fail)
+		nd->sub = SUB_NONE;
+	else
+		nd->sub = o->w2.dead ? SUB_SINK : o->w2.st;
+}
+
+static __always_inline int dec_denies(__u32 dec)
+{
+	return POLC_DEC_VERDICT(dec) >= POLC_V_DENY;
+}
+
+/* What refuses giving the object named `from` the name `to` (an allow if
+ * nothing does): the first content channel `from` denies and `to` does
+ * not; for a directory, subtrees that start in different states. *ch: the
+ * channel that refused. */
+static __always_inline __u32 new_name_refusal(const struct name_decs *from,
+					      const struct name_decs *to, int dir, __u32 *ch)
+{
+	for (__u32 c = 0; c < POLC_NCHAN; c++) {
+		if (!(CONTENT_CHANS & (1u << c)))
+			continue;
+		if (dec_denies(from->dec[c]) && !dec_denies(to->dec[c])) {
+			*ch = c;
+			return from->dec[c];
+		}
+	}
+	if (dir && (from->sub == SUB_NONE || from->sub != to->sub)) {
+		*ch = POLC_CH_READ;
+		return deny_all();
+	}
+	return POLC_DEC(POLC_V_ALLOW, 0, POLC_STMT_DEFAULT);
+}
+
+/* The more restrictive of a and b, and its channel. */
+static __always_inline __u32 worse(__u32 a, __u32 cha, __u32 b, __u32 chb, __u32 *ch)
+{
+	if (polc_dec_wins(b, a)) {
+		*ch = chb;
+		return b;
+	}
+	*ch = cha;
+	return a;
+}
+
+/* link: the link channel on the new name, and the new name no wider than
+ * the old (a hard link never crosses a mount: EXDEV comes first). */
 SEC("lsm/path_link")
 int BPF_PROG(polc_path_link, struct dentry *old_dentry, const struct path *new_dir,
 	     struct dentry *new_dentry, int ret)
 {
+	__u32 policy;
 	if (ret)
 		return ret;
-	return path_hook(new_dentry, BPF_CORE_READ(new_dir, mnt), POLC_CH_LINK, 0);
+	if (!policy_of_current(&policy))
+		return 0;
+	struct polc_chunk *c0 = chunk(policy, 0);
+	if (!c0)
+		return finish(policy, 0, deny_all(), POLC_D_FILE, 0, 1);
+	struct polc_hdr *h = (struct polc_hdr *)c0->w;
+	struct polc_dfa d = h->file;
+	__u32 mode = h->mode;
+	struct pathbuf *pb = pb_claim();
+	if (!pb)
+		return finish(policy, mode, deny_all(), POLC_D_FILE, 0, 1);
+	const struct vfsmount *vm = BPF_CORE_READ(new_dir, mnt);
+	struct named o;
+	struct name_decs from, to;
+	long at;
+	name_of(policy, &d, c0, pb, old_dentry, vm, 0, &o, &at);
+	name_decs(&d, &o, &from);
+	name_of(policy, &d, c0, pb, new_dentry, vm, 0, &o, &at);
+	name_decs(&d, &o, &to);
+	__u32 ch, rch;
+	__u32 r = new_name_refusal(&from, &to, 0, &rch);
+	__u32 best = worse(to.dec[POLC_CH_LINK], POLC_CH_LINK, r, rch, &ch);
+	int rc = finish(policy, mode, best, POLC_EV_INFO(POLC_D_FILE, 1u << (ch & 7), 0),
+			at < 0 ? 0 : &pb->p[(__u32)at & (POLC_PATH_MAX - 1)], 1);
+	pb_release(pb);
+	return rc;
 }
 
 /* rename: write on the source and on the target (with RENAME_EXCHANGE each
- * is both); the more restrictive decides. */
+ * is both), and each new name no wider than the old (a rename never
+ * crosses a mount); the most restrictive decides. */
 SEC("lsm/path_rename")
 int BPF_PROG(polc_path_rename, const struct path *old_dir, struct dentry *old_dentry,
 	     const struct path *new_dir, struct dentry *new_dentry, unsigned int flags, int ret)
@@ -882,23 +1009,37 @@ int BPF_PROG(polc_path_rename, const struct path *old_dir, struct dentry *old_de
 	struct pathbuf *pb = pb_claim();
 	if (!pb)
 		return finish(policy, mode, deny_all(), POLC_D_FILE, 0, 1);
-	int dir = dentry_is_dir(old_dentry);
+	const struct vfsmount *vm = BPF_CORE_READ(old_dir, mnt);
+	int odir = dentry_is_dir(old_dentry);
+	int ndir = odir || dentry_is_dir(new_dentry);
+	int exchange = (flags & RENAME_EXCHANGE_) != 0;
+	struct named o;
+	struct name_decs from, to;
 	long at;
-	__u32 a = decide_dentry(policy, &d, c0, pb, old_dentry, BPF_CORE_READ(old_dir, mnt),
-				POLC_CH_WRITE, dir, &at);
+	name_of(policy, &d, c0, pb, old_dentry, vm, odir, &o, &at);
+	name_decs(&d, &o, &from);
 	pb->save[0] = 0;
 	if (at >= 0)
 		bpf_probe_read_kernel_str(pb->save, sizeof pb->save,
 					  &pb->p[(__u32)at & (POLC_PATH_MAX - 1)]);
-	__u32 b = decide_dentry(policy, &d, c0, pb, new_dentry, BPF_CORE_READ(new_dir, mnt),
-				POLC_CH_WRITE, dir || dentry_is_dir(new_dentry), &at);
-	__u64 info = POLC_EV_INFO(POLC_D_FILE, 1u << POLC_CH_WRITE, 0);
+	name_of(policy, &d, c0, pb, new_dentry, vm, ndir, &o, &at);
+	name_decs(&d, &o, &to);
+	__u32 ch, rch;
+	__u32 a = from.dec[POLC_CH_WRITE];
+	__u32 r = new_name_refusal(&from, &to, odir, &rch);
+	a = worse(a, POLC_CH_WRITE, r, rch, &ch);
+	__u32 b = to.dec[POLC_CH_WRITE], bch = POLC_CH_WRITE;
+	if (exchange) {
+		r = new_name_refusal(&to, &from, dentry_is_dir(new_dentry), &rch);
+		b = worse(b, POLC_CH_WRITE, r, rch, &bch);
+	}
 	int rc;
 	if (polc_dec_wins(b, a))
-		rc = finish(policy, mode, b, info,
+		rc = finish(policy, mode, b, POLC_EV_INFO(POLC_D_FILE, 1u << (bch & 7), 0),
 			    at < 0 ? 0 : &pb->p[(__u32)at & (POLC_PATH_MAX - 1)], 1);
 	else
-		rc = finish(policy, mode, a, info, pb->save, 1);
+		rc = finish(policy, mode, a, POLC_EV_INFO(POLC_D_FILE, 1u << (ch & 7), 0),
+			    pb->save, 1);
 	pb_release(pb);
 	return rc;
 }
