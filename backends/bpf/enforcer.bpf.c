@@ -887,8 +887,8 @@ int BPF_PROG(polc_path_chown, const struct path *path, __u64 uid, __u64 gid, int
  * file whose read or exec is denied would be read or run under its new
  * name (renamed, hard-linked, or under a renamed directory above it). So
  * the new name may not allow a use of the content (read, write, append,
- * exec, mmap) that the old name denies: AppArmor's link subset rule, here
- * for rename too. A renamed directory carries everything beneath it: the
+ * exec, mmap) that a deny statement denies the old name: AppArmor's link
+ * subset rule, here for rename too, for written denies. A renamed directory carries everything beneath it: the
  * file DFA must be in the same state after "new/" as after "old/" (equal
  * states decide every longer path alike), or the rename is refused. */
 #define CONTENT_CHANS (1u << POLC_CH_READ | 1u << POLC_CH_WRITE | 1u << POLC_CH_APPEND | \
@@ -913,9 +913,12 @@ static __always_inline void name_decs(const struct polc_dfa *d, struct named *o,
 		nd->sub = o->w2.dead ? SUB_SINK : o->w2.st;
 }
 
+/* A deny statement's decision: a name denied by the default alone (an
+ * allow-list's "not granted") may be renamed to a granted one, as a
+ * server renames its written temp file over the file it serves. */
 static __always_inline int dec_denies(__u32 dec)
 {
-	return POLC_DEC_VERDICT(dec) >= POLC_V_DENY;
+	return POLC_DEC_VERDICT(dec) >= POLC_V_DENY && POLC_DEC_STMT(dec) != POLC_STMT_DEFAULT;
 }
 
 /* What refuses giving the object named `from` the name `to` (an allow if
