@@ -606,6 +606,67 @@ static __always_inline int dentry_link(const struct dentry *de, __u64 *parent,
 	return 0;
 }
 
+#define INLINE_NAMES 6
+#define INAME_LEN 32u   /* 6.1's DNAME_INLINE_LEN; a short name is shorter */
+struct dentry___iname {
+	unsigned char d_iname[INAME_LEN];
+} __attribute__((preserve_access_index));
+
+/* An 8-byte word at any address: clang would split an access it cannot
+ * prove aligned into eight byte accesses (x86 needs no alignment). */
+static __always_inline __u64 *u64_at(const void *p)
+{
+	barrier_var(p);
+	return (__u64 *)p;
+}
+
+/* Put a short name (len < INAME_LEN; its INAME_LEN bytes in q0..q3) and a
+ * '/' before pos. Returns where the path now starts, or 0 when it does not
+ * fit below POLC_PATH_MAX. The 32 bytes go at pos - len; what they cover
+ * past the name (the path built so far) is put back. */
+static __always_inline __u64 put_short_name(struct pathbuf *pb, __u64 pos, __u64 len,
+					    __u64 q0, __u64 q1, __u64 q2, __u64 q3)
+{
+	if (len >= INAME_LEN || len + 2 > pos || pos > POLC_PATH_MAX)
+		return 0;
+	__u64 slash = pos - len - 1;
+	barrier_var(slash);
+	if (slash >= POLC_PATH_MAX)
+		return 0;   /* never (len + 2 <= pos); the verifier's bound */
+	__u64 at = slash + 1;
+	__u64 s0 = *u64_at(&pb->p[pos]), s1 = *u64_at(&pb->p[pos + 8]);
+	__u64 s2 = *u64_at(&pb->p[pos + 16]), s3 = *u64_at(&pb->p[pos + 24]);
+	*u64_at(&pb->p[at]) = q0;
+	*u64_at(&pb->p[at + 8]) = q1;
+	*u64_at(&pb->p[at + 16]) = q2;
+	*u64_at(&pb->p[at + 24]) = q3;
+	*u64_at(&pb->p[pos]) = s0;
+	*u64_at(&pb->p[pos + 8]) = s1;
+	*u64_at(&pb->p[pos + 16]) = s2;
+	*u64_at(&pb->p[pos + 24]) = s3;
+	pb->p[slash] = '/';
+	return slash;
+}
+
+/* A mount's parent and mountpoint: one read where they are neighbours (as
+ * in every kernel since 3.x). */
+static __always_inline int mount_link(const struct mount *m, struct mount **parent,
+				      __u64 *mountpoint)
+{
+	__u64 r[2];
+	__u32 po = bpf_core_field_offset(struct mount, mnt_parent);
+	if (bpf_core_field_offset(struct mount, mnt_mountpoint) == po + 8) {
+		if (bpf_probe_read_kernel(r, sizeof r, (const char *)m + po) < 0)
+			return -1;
+		*parent = (struct mount *)r[0];
+		*mountpoint = r[1];
+		return 0;
+	}
+	*parent = BPF_CORE_READ(m, mnt_parent);
+	*mountpoint = (__u64)BPF_CORE_READ(m, mnt_mountpoint);
+	return 0;
+}
+
 /* One step of d_path()'s prepend_path(): at the namespace's root, stop; at
  * a mount's root, continue from its mountpoint in the parent mount; at the
  * top of any other mount tree (detached, another namespace's) fail, unless
@@ -628,7 +689,12 @@ static long dwalk_step(__u64 i, void *vctx)
 	struct vfsmount *vm = (struct vfsmount *)x->vfsmnt;
 	if (x->dentry == x->mnt_root) {
 		struct mount *m = (struct mount *)x->mnt;
-		struct mount *mp = BPF_CORE_READ(m, mnt_parent);
+		struct mount *mp;
+		__u64 mountpoint;
+		if (mount_link(m, &mp, &mountpoint) < 0) {
+			x->fail = 1;
+			return 1;
+		}
 		if (!mp || (__u64)mp == x->mnt) {
 			/* not the namespace's root: internal, or detached */
 			if (internal_mount(vm))
@@ -637,10 +703,13 @@ static long dwalk_step(__u64 i, void *vctx)
 				x->fail = 1;
 			return 1;
 		}
-		x->dentry = (__u64)BPF_CORE_READ(m, mnt_mountpoint);
+		x->dentry = mountpoint;
 		x->mnt = (__u64)mp;
 		x->vfsmnt = (__u64)mp + bpf_core_field_offset(struct mount, mnt);
-		x->mnt_root = (__u64)BPF_CORE_READ(mp, mnt.mnt_root);
+		if (x->vfsmnt == x->root_mnt)
+			x->mnt_root = x->root_dentry;   /* into the namespace's root mount: known */
+		else
+			x->mnt_root = (__u64)BPF_CORE_READ(mp, mnt.mnt_root);
 		return 0;
 	}
 	__u64 parent;
@@ -684,27 +753,71 @@ static long dwalk_step(__u64 i, void *vctx)
 	return pseudo;
 }
 
+/* The first names of a path, read directly (BTF): while a name is kept in
+ * its dentry (a short name, d_iname) and the walk has not reached the root
+ * of the file's own mount, the name is copied with a few loads and stores,
+ * no helper call and no bpf_loop step (a confined open of
+ * /tmp/polc-micro-XXXXXX/f: two of its three names). Everything else (a
+ * mount's root, so also the namespace's; a long name; a dentry without a
+ * parent) is left to dwalk_step, from the dentry and position this returns
+ * and stores in pb->pos: the walk and its checks are the same. */
+static __noinline const struct dentry *inline_names(struct pathbuf *pb,
+							 const struct dentry *d,
+							 const struct dentry *mroot)
+{
+	__u64 pos = POLC_PATH_MAX;   /* 64-bit: the verifier keeps its bounds */
+	pb->p[POLC_PATH_MAX] = 0;
+	pb->pos = pos;
+	if (!bpf_core_field_exists(struct dentry___iname, d_iname))
+		return d;   /* a kernel that keeps short names otherwise: all by dwalk_step */
+#pragma clang loop unroll(disable)
+	for (int k = 0; k < INLINE_NAMES; k++) {
+		if (d == mroot)
+			break;
+		const struct dentry *parent = d->d_parent;
+		if (!parent || parent == d)
+			break;
+		const struct dentry___iname *di = (const void *)d;
+		__u64 iname = (__u64)d + bpf_core_field_offset(struct dentry___iname, d_iname);
+		if ((__u64)d->d_name.name != iname)
+			break;
+		__u64 at = put_short_name(pb, pos, d->d_name.len, *u64_at(&di->d_iname[0]),
+					  *u64_at(&di->d_iname[8]), *u64_at(&di->d_iname[16]),
+					  *u64_at(&di->d_iname[24]));
+		if (!at)
+			break;
+		pos = at;
+		pb->pos = pos;
+		d = parent;
+	}
+	return d;
+}
+
 /* Build the path of dentry `de` on mount `vm` in the task's mount namespace,
  * ending at p[POLC_PATH_MAX] (a NUL). Returns where it starts, or -1 when it
  * does not reach the namespace's root, is too long or too deep (the caller
  * decides fail closed). */
 static __always_inline long build_path(struct pathbuf *pb, const struct dentry *de,
-				       const struct vfsmount *vm)
+				       const struct vfsmount *vm, int names)
 {
 	struct task_struct *t = bpf_get_current_task_btf();
 	struct dwalk x = {
-		.dentry = (__u64)de, .vfsmnt = (__u64)vm,
+		.vfsmnt = (__u64)vm,
 		.mnt = (__u64)vm - bpf_core_field_offset(struct mount, mnt),
 		.mnt_root = (__u64)BPF_CORE_READ(vm, mnt_root),
 		.pb = pb,
 	};
-	struct mount *nsroot = BPF_CORE_READ(t, nsproxy, mnt_ns, root);
+	struct mount *nsroot = t->nsproxy->mnt_ns->root;   /* direct (BTF) reads, no helper */
 	if (!nsroot)
 		return -1;   /* an exiting task: no namespace to name a path in */
 	x.root_mnt = (__u64)nsroot + bpf_core_field_offset(struct mount, mnt);
-	x.root_dentry = (__u64)BPF_CORE_READ(nsroot, mnt.mnt_root);
+	x.root_dentry = (__u64)nsroot->mnt.mnt_root;
 	pb->p[POLC_PATH_MAX] = 0;
 	pb->pos = POLC_PATH_MAX;
+	/* names: the first short names directly (decide_obj); rename, link and
+	 * mount, whose programs' stacks are full, leave them to dwalk_step */
+	x.dentry = names ? (__u64)inline_names(pb, de, (const struct dentry *)x.mnt_root)
+			 : (__u64)de;
 	bpf_loop(POLC_PATH_STEPS, dwalk_step, &x, 0);
 	__u32 pos = pb->pos;
 	if (x.fail || !x.done || pos > POLC_PATH_MAX)
@@ -723,7 +836,7 @@ static __always_inline void name_of(__u32 policy, const struct polc_dfa *d,
 				    const struct dentry *de, const struct vfsmount *vm,
 				    int dir, struct named *o, long *at)
 {
-	long pos = build_path(pb, de, vm);
+	long pos = build_path(pb, de, vm, 0);
 	*at = pos;
 	if (pos < 0) {
 		walk_name(policy, d, c0, pb, 0, 0, 1, 0, o);
@@ -769,7 +882,7 @@ static __always_inline int decide_obj(__u32 policy, const struct dentry *de,
 	struct pathbuf *pb = pb_claim();
 	if (!pb)
 		return finish(policy, mode, deny_all(), domain, 0, 1);
-	long pos = build_path(pb, de, vm);
+	long pos = build_path(pb, de, vm, 1);
 	int worst = pos < 0;
 	__u32 base = worst ? 0 : (__u32)pos & (POLC_PATH_MAX - 1);
 	__u32 best = decide_buf(policy, &d, c0, pb, base, worst ? 0 : POLC_PATH_MAX - base, worst,
@@ -816,7 +929,7 @@ int BPF_PROG(polc_path_mknod, const struct path *dir, struct dentry *dentry, umo
 {
 	if (ret)
 		return ret;
-	return path_hook(dentry, BPF_CORE_READ(dir, mnt), POLC_CH_WRITE, 0);
+	return path_hook(dentry, dir->mnt, POLC_CH_WRITE, 0);
 }
 
 SEC("lsm/path_mkdir")
@@ -825,7 +938,7 @@ int BPF_PROG(polc_path_mkdir, const struct path *dir, struct dentry *dentry, umo
 {
 	if (ret)
 		return ret;
-	return path_hook(dentry, BPF_CORE_READ(dir, mnt), POLC_CH_WRITE, 1);
+	return path_hook(dentry, dir->mnt, POLC_CH_WRITE, 1);
 }
 
 SEC("lsm/path_rmdir")
@@ -833,7 +946,7 @@ int BPF_PROG(polc_path_rmdir, const struct path *dir, struct dentry *dentry, int
 {
 	if (ret)
 		return ret;
-	return path_hook(dentry, BPF_CORE_READ(dir, mnt), POLC_CH_WRITE, 1);
+	return path_hook(dentry, dir->mnt, POLC_CH_WRITE, 1);
 }
 
 SEC("lsm/path_unlink")
@@ -841,7 +954,7 @@ int BPF_PROG(polc_path_unlink, const struct path *dir, struct dentry *dentry, in
 {
 	if (ret)
 		return ret;
-	return path_hook(dentry, BPF_CORE_READ(dir, mnt), POLC_CH_WRITE, 0);
+	return path_hook(dentry, dir->mnt, POLC_CH_WRITE, 0);
 }
 
 SEC("lsm/path_symlink")
@@ -850,7 +963,7 @@ int BPF_PROG(polc_path_symlink, const struct path *dir, struct dentry *dentry,
 {
 	if (ret)
 		return ret;
-	return path_hook(dentry, BPF_CORE_READ(dir, mnt), POLC_CH_WRITE, 0);
+	return path_hook(dentry, dir->mnt, POLC_CH_WRITE, 0);
 }
 
 SEC("lsm/path_truncate")
@@ -858,8 +971,7 @@ int BPF_PROG(polc_path_truncate, const struct path *path, int ret)
 {
 	if (ret)
 		return ret;
-	struct dentry *de = BPF_CORE_READ(path, dentry);
-	return path_hook(de, BPF_CORE_READ(path, mnt), POLC_CH_WRITE, DIR_ASK);
+	return path_hook(path->dentry, path->mnt, POLC_CH_WRITE, DIR_ASK);
 }
 
 SEC("lsm/path_chmod")
@@ -867,8 +979,7 @@ int BPF_PROG(polc_path_chmod, const struct path *path, umode_t mode, int ret)
 {
 	if (ret)
 		return ret;
-	struct dentry *de = BPF_CORE_READ(path, dentry);
-	return path_hook(de, BPF_CORE_READ(path, mnt), POLC_CH_WRITE, DIR_ASK);
+	return path_hook(path->dentry, path->mnt, POLC_CH_WRITE, DIR_ASK);
 }
 
 SEC("lsm/path_chown")
@@ -876,8 +987,7 @@ int BPF_PROG(polc_path_chown, const struct path *path, __u64 uid, __u64 gid, int
 {
 	if (ret)
 		return ret;
-	struct dentry *de = BPF_CORE_READ(path, dentry);
-	return path_hook(de, BPF_CORE_READ(path, mnt), POLC_CH_WRITE, DIR_ASK);
+	return path_hook(path->dentry, path->mnt, POLC_CH_WRITE, DIR_ASK);
 }
 
 /* ------------------------------------------------------- new names */
@@ -982,7 +1092,7 @@ int BPF_PROG(polc_path_link, struct dentry *old_dentry, const struct path *new_d
 	name_decs(&d, &o, &from);
 	name_of(policy, &d, c0, pb, new_dentry, vm, 0, &o, &at);
 	name_decs(&d, &o, &to);
-	__u32 ch, rch;
+	__u32 ch, rch = POLC_CH_LINK;   /* set by new_name_refusal only when it refuses */
 	__u32 r = new_name_refusal(&from, &to, 0, &rch);
 	__u32 best = worse(to.dec[POLC_CH_LINK], POLC_CH_LINK, r, rch, &ch);
 	int rc = finish(policy, mode, best, POLC_EV_INFO(POLC_D_FILE, 1u << (ch & 7), 0),
@@ -1027,7 +1137,7 @@ int BPF_PROG(polc_path_rename, const struct path *old_dir, struct dentry *old_de
 					  &pb->p[(__u32)at & (POLC_PATH_MAX - 1)]);
 	name_of(policy, &d, c0, pb, new_dentry, vm, ndir, &o, &at);
 	name_decs(&d, &o, &to);
-	__u32 ch, rch;
+	__u32 ch, rch = POLC_CH_WRITE;   /* set by new_name_refusal only when it refuses */
 	__u32 a = from.dec[POLC_CH_WRITE];
 	__u32 r = new_name_refusal(&from, &to, odir, &rch);
 	a = worse(a, POLC_CH_WRITE, r, rch, &ch);
@@ -1168,7 +1278,7 @@ static __always_inline int decide_mount(__u32 policy, __u8 op, const char *fstyp
 		walk_bytes(&w, pb, c0, 0, off);
 	long pos = -1;
 	if (tde && !worst) {
-		pos = build_path(pb, tde, tvm);
+		pos = build_path(pb, tde, tvm, 0);
 		if (pos < 0)
 			worst = 1;
 		else
@@ -1191,8 +1301,7 @@ int BPF_PROG(polc_sb_mount, const char *dev_name, const struct path *path, const
 		return ret;
 	if (!policy_of_current(&policy))
 		return 0;
-	return decide_mount(policy, POLC_MOUNT_OP_MOUNT, type, BPF_CORE_READ(path, dentry),
-			    BPF_CORE_READ(path, mnt));
+	return decide_mount(policy, POLC_MOUNT_OP_MOUNT, type, path->dentry, path->mnt);
 }
 
 /* move_mount: attaching a tree (open_tree(OPEN_TREE_CLONE), fsmount) or
@@ -1206,8 +1315,8 @@ int BPF_PROG(polc_move_mount, const struct path *from_path, const struct path *t
 	if (!policy_of_current(&policy))
 		return 0;
 	const char *fstype = BPF_CORE_READ(from_path, mnt, mnt_sb, s_type, name);
-	return decide_mount(policy, POLC_MOUNT_OP_MOUNT, fstype, BPF_CORE_READ(to_path, dentry),
-			    BPF_CORE_READ(to_path, mnt));
+	return decide_mount(policy, POLC_MOUNT_OP_MOUNT, fstype, to_path->dentry,
+			    to_path->mnt);
 }
 
 SEC("lsm/sb_umount")
