@@ -1038,6 +1038,7 @@ static __always_inline int dec_denies(__u32 dec)
 static __always_inline __u32 new_name_refusal(const struct name_decs *from,
 					      const struct name_decs *to, int dir, __u32 *ch)
 {
+	*ch = POLC_CH_WRITE;
 	for (__u32 c = 0; c < POLC_NCHAN; c++) {
 		if (!(CONTENT_CHANS & (1u << c)))
 			continue;
