@@ -1093,7 +1093,7 @@ int BPF_PROG(polc_path_link, struct dentry *old_dentry, const struct path *new_d
 	name_decs(&d, &o, &from);
 	name_of(policy, &d, c0, pb, new_dentry, vm, 0, &o, &at);
 	name_decs(&d, &o, &to);
-	__u32 ch, rch = POLC_CH_LINK;   /* set by new_name_refusal only when it refuses */
+	__u32 ch, rch = POLC_CH_LINK;
 	__u32 r = new_name_refusal(&from, &to, 0, &rch);
 	__u32 best = worse(to.dec[POLC_CH_LINK], POLC_CH_LINK, r, rch, &ch);
 	int rc = finish(policy, mode, best, POLC_EV_INFO(POLC_D_FILE, 1u << (ch & 7), 0),
@@ -1138,7 +1138,7 @@ int BPF_PROG(polc_path_rename, const struct path *old_dir, struct dentry *old_de
 					  &pb->p[(__u32)at & (POLC_PATH_MAX - 1)]);
 	name_of(policy, &d, c0, pb, new_dentry, vm, ndir, &o, &at);
 	name_decs(&d, &o, &to);
-	__u32 ch, rch = POLC_CH_WRITE;   /* set by new_name_refusal only when it refuses */
+	__u32 ch, rch = POLC_CH_WRITE;
 	__u32 a = from.dec[POLC_CH_WRITE];
 	__u32 r = new_name_refusal(&from, &to, odir, &rch);
 	a = worse(a, POLC_CH_WRITE, r, rch, &ch);
