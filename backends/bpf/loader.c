@@ -196,27 +196,22 @@ static bool pinned_layout_ours(void)
 	return ours;
 }
 
-/* How many cgroups the pinned enforcer holds a policy for. The pinned map
- * itself is the authority, not this polc's state files: another polc may
- * keep its state elsewhere, and replacing the enforcer under a policy in
- * force would leave that cgroup unconfined. Keys are read at the map's own
- * size, whatever layout pinned it. */
-static int policies_in_force(int cgroups_fd)
+/* Whether the pinned enforcer holds a policy for any cgroup: 1, 0, or -1
+ * when its cgroup map cannot be read. The pinned map itself is the
+ * authority, not this polc's state files: another polc may keep its state
+ * elsewhere, and replacing the enforcer under a policy in force would leave
+ * that cgroup unconfined. The key is read at the map's own size, whatever
+ * layout pinned it. */
+static int holds_policies(int cgroups_fd)
 {
 	struct bpf_map_info info = { 0 };
 	__u32 len = sizeof info;
 	if (bpf_obj_get_info_by_fd(cgroups_fd, &info, &len) < 0 || !info.key_size)
 		return -1;
-	unsigned char *key = xmalloc(info.key_size), *next = xmalloc(info.key_size);
-	int k = 0;
-	for (void *prev = NULL; bpf_map_get_next_key(cgroups_fd, prev, next) == 0; prev = key) {
-		memcpy(key, next, info.key_size);
-		if (++k > (int)info.max_entries)
-			break;   /* keys changing under us: it holds policies all the same */
-	}
+	void *key = xmalloc(info.key_size);
+	int held = bpf_map_get_next_key(cgroups_fd, NULL, key) == 0;
 	free(key);
-	free(next);
-	return k;
+	return held;
 }
 
 static int ensure_enforcer(int fds[M_N], char *err, size_t n)
@@ -224,13 +219,13 @@ static int ensure_enforcer(int fds[M_N], char *err, size_t n)
 	if (open_pinned(fds) == 0) {
 		if (pinned_layout_ours())
 			return EXIT_OK;
-		int k = policies_in_force(fds[M_CGROUPS]);
+		int held = holds_policies(fds[M_CGROUPS]);
 		close_fds(fds);
-		if (k) {
+		if (held) {
 			seterr(err, n, "the enforcer pinned in %s reads another bundle layout than this "
 			       "polc's (%u) and %s: unload them with the polc that loaded them, "
 			       "then load again", BPFL_PIN_DIR, POLC_BLOB_VERSION,
-			       k < 0 ? "its policy map cannot be read" : "holds policies in force");
+			       held < 0 ? "its policy map cannot be read" : "holds policies in force");
 			return EXIT_SYSTEM;
 		}
 		/* no policy depends on it: replace it */
@@ -374,12 +369,6 @@ static int load_locked(const bpf_bundle *b, const char *cg, char *err, size_t n)
 	return EXIT_OK;
 }
 
-static bool map_empty(int fd)
-{
-	unsigned long long next;
-	return bpf_map_get_next_key(fd, NULL, &next) != 0;
-}
-
 static int unload_locked(const char *cg, char *err, size_t n)
 {
 	int fds[M_N];
@@ -410,7 +399,7 @@ static int unload_locked(const char *cg, char *err, size_t n)
 			}
 		}
 	}
-	bool last = map_empty(fds[M_CGROUPS]);
+	bool last = holds_policies(fds[M_CGROUPS]) == 0;
 	close_fds(fds);
 	if (last)
 		remove_pins();   /* nothing enforced: detach the program too */
