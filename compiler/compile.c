@@ -203,6 +203,25 @@ static ir_stmt *new_stmt(lowering *L, ir_domain dom, ir_action act, src_loc loc,
 	return s;
 }
 
+/* The domain a statement's subject lowers into: mount, umount and
+ * pivot_root are all mount operations. */
+static ir_domain subject_domain(ast_subject s)
+{
+	switch (s) {
+	case SUBJ_SYSCALL: return IR_SYSCALL;
+	case SUBJ_FILE: return IR_FILE;
+	case SUBJ_EXEC: return IR_EXEC;
+	case SUBJ_CAPABILITY: return IR_CAPABILITY;
+	case SUBJ_MOUNT:
+	case SUBJ_UMOUNT:
+	case SUBJ_PIVOT_ROOT: return IR_MOUNT;
+	case SUBJ_NETWORK: return IR_NETWORK;
+	case SUBJ_PTRACE: return IR_PTRACE;
+	case SUBJ_SIGNAL: return IR_SIGNAL;
+	}
+	return IR_NDOMAIN;   /* not reached: the parser makes only the subjects above */
+}
+
 static void did_you_mean(diag_ctx *d, src_loc loc, const char *what, const char *word,
 			 const char *const *cands, size_t n)
 {
@@ -425,13 +444,13 @@ static unsigned lower_perms(lowering *L, const ast_words *perms)
 
 static void lower_files(lowering *L, const ast_stmt *st, ir_action act, const char *rule)
 {
-	bool exec = st->subject == SUBJ_EXEC;
-	unsigned perms = exec ? IR_PERM_EXEC : lower_perms(L, &st->perms);
+	ir_domain dom = subject_domain(st->subject);
+	unsigned perms = dom == IR_EXEC ? IR_PERM_EXEC : lower_perms(L, &st->perms);
 	for (size_t i = 0; i < st->strings.n; i++) {
 		const char *g = check_glob(L, &st->strings.v[i]);
 		if (!g || !perms)
 			continue;
-		ir_stmt *s = new_stmt(L, exec ? IR_EXEC : IR_FILE, act, st->loc, rule);
+		ir_stmt *s = new_stmt(L, dom, act, st->loc, rule);
 		s->u.file.glob = g;
 		s->u.file.perms = perms;
 	}
@@ -663,17 +682,16 @@ static void lower_statement(lowering *L, const ast_stmt *st, const char *rule)
 	ir_action act;
 	if (!lower_action(L, &st->action, &act))
 		return;
-	switch (st->subject) {
-	case SUBJ_SYSCALL: lower_syscall(L, st, act, rule); break;
-	case SUBJ_FILE:
-	case SUBJ_EXEC: lower_files(L, st, act, rule); break;
-	case SUBJ_CAPABILITY: lower_capability(L, st, act, rule); break;
-	case SUBJ_MOUNT:
-	case SUBJ_UMOUNT:
-	case SUBJ_PIVOT_ROOT: lower_mount(L, st, act, rule); break;
-	case SUBJ_NETWORK: lower_network(L, st, act, rule); break;
-	case SUBJ_PTRACE: lower_ptrace(L, st, act, rule); break;
-	case SUBJ_SIGNAL: lower_signal(L, st, act, rule); break;
+	switch (subject_domain(st->subject)) {
+	case IR_SYSCALL: lower_syscall(L, st, act, rule); break;
+	case IR_FILE:
+	case IR_EXEC: lower_files(L, st, act, rule); break;
+	case IR_CAPABILITY: lower_capability(L, st, act, rule); break;
+	case IR_MOUNT: lower_mount(L, st, act, rule); break;
+	case IR_NETWORK: lower_network(L, st, act, rule); break;
+	case IR_PTRACE: lower_ptrace(L, st, act, rule); break;
+	case IR_SIGNAL: lower_signal(L, st, act, rule); break;
+	case IR_NDOMAIN: break;
 	}
 }
 
@@ -800,24 +818,18 @@ static void lower_use(lowering *L, const ast_stmt *st)
 }
 
 /* Room for the block's statements in each domain's list before lowering
- * them (a capacity hint; lower_statement decides the domains): the lists
- * of a large policy then grow once, not by a dozen doublings each copied
- * into fresh pages. */
+ * them (a capacity hint: a syscall statement counts its names, any other
+ * one statement): the lists of a large policy then grow once, not by a
+ * dozen doublings each copied into fresh pages. */
 static void reserve_block(lowering *L, const ast_block *b)
 {
-	static const int dom_of[] = {
-		[SUBJ_SYSCALL] = IR_SYSCALL, [SUBJ_FILE] = IR_FILE, [SUBJ_EXEC] = IR_EXEC,
-		[SUBJ_CAPABILITY] = IR_CAPABILITY, [SUBJ_MOUNT] = IR_MOUNT,
-		[SUBJ_UMOUNT] = IR_MOUNT, [SUBJ_PIVOT_ROOT] = IR_MOUNT,
-		[SUBJ_NETWORK] = IR_NETWORK, [SUBJ_PTRACE] = IR_PTRACE, [SUBJ_SIGNAL] = IR_SIGNAL,
-	};
-	size_t n[IR_NDOMAIN] = { 0 };
-	for (size_t i = 0; i < b->n; i++)
-		if (b->stmts[i]->kind == ST_STATEMENT)
-			n[dom_of[b->stmts[i]->subject]] += b->stmts[i]->subject == SUBJ_SYSCALL &&
-							    b->stmts[i]->names.n
-								    ? b->stmts[i]->names.n
-								    : 1;
+	size_t n[IR_NDOMAIN + 1] = { 0 };   /* + subject_domain's not-reached one */
+	for (size_t i = 0; i < b->n; i++) {
+		const ast_stmt *st = b->stmts[i];
+		if (st->kind == ST_STATEMENT)
+			n[subject_domain(st->subject)] +=
+				st->subject == SUBJ_SYSCALL && st->names.n ? st->names.n : 1;
+	}
 	for (int d = 0; d < IR_NDOMAIN; d++) {
 		ir_stmt_list *l = &L->p->dom[d];
 		if (n[d] > 64)
