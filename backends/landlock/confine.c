@@ -440,19 +440,26 @@ void ll_mptcp_filter(struct sock_filter *out)
 	memcpy(out, f, sizeof f);
 }
 
+/* The MPTCP and io_uring filter, on this thread (landlock.h says why);
+ * built only here, where it is installed. */
+static int install_mptcp_filter(void)
+{
+	struct sock_filter f[LL_MPTCP_FILTER_LEN];
+	struct sock_fprog prog = { LL_MPTCP_FILTER_LEN, f };
+	ll_mptcp_filter(f);
+	return prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog);
+}
+
 int ll_restrict(int fd, bool close_mptcp, char *err, size_t n)
 {
 	if (fd < 0)
 		return 0;
-	struct sock_filter f[LL_MPTCP_FILTER_LEN];
-	struct sock_fprog prog = { LL_MPTCP_FILTER_LEN, f };
-	ll_mptcp_filter(f);
 	/* no_new_privs: required unprivileged, and no setuid exec sheds it */
 	int rc = -1;
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0 ||
 	    syscall(SYS_landlock_restrict_self, fd, 0) < 0)
 		snprintf(err, n, "landlock_restrict_self: %s", strerror(errno));
-	else if (close_mptcp && prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog) < 0)
+	else if (close_mptcp && install_mptcp_filter() < 0)
 		snprintf(err, n, "seccomp (MPTCP and io_uring closed beside TCP rules): %s",
 			 strerror(errno));
 	else
