@@ -65,9 +65,8 @@ dir=$2
 L=/tmp/plsm; mkdir -p $L
 bad=0
 no() { echo "FAIL: $*"; bad=1; }
-for lsm in apparmor bpf; do
-	grep -qw $lsm /sys/kernel/security/lsm || { echo "FAIL: no $lsm in $(cat /sys/kernel/security/lsm)"; exit 1; }
-done
+. "$SRC/tests/vm/lab.sh"   # lab_need_lsms
+lab_need_lsms apparmor bpf
 mount -t tmpfs -o mode=755 tmpfs /var/lib/redis
 mount -t tmpfs -o mode=755 tmpfs /var/lib/postgresql
 ip link set lo up 2>/dev/null
