@@ -6,7 +6,9 @@
 #   make lab-servers  the server profiles' whole matrix under AppArmor and
 #                  BPF LSM (tests/vm/t_profiles_servers_lsm.sh: nginx,
 #                  memcached, mariadb; profiles from load a and shipped;
-#                  loads a and b); the CI runs its lean default.
+#                  loads a and b), then the audit loop (t_profiles_audit_lsm.sh:
+#                  sqlite3 and mariadb, load b learnt in audit mode by
+#                  gen --update, then enforced); the CI runs their lean defaults.
 # The probe is a BPF LSM program with a libbpf loader built from a skeleton.
 
 VM_BUILD := $(BUILD)/tests/vm
@@ -32,7 +34,9 @@ vm-image:
 .PHONY: lab-servers
 lab-servers: all
 	SERVERS="nginx memcached mariadb" PROFILES="from-load-a shipped" LOADS="a b" \
-		LAB_TIMEOUT=$${LAB_TIMEOUT:-7200} BUILD=$(BUILD) sh tests/vm/t_profiles_servers_lsm.sh
+		LAB_TIMEOUT=$${LAB_TIMEOUT:-7200} BUILD=$(BUILD) sh tests/vm/t_profiles_servers_lsm.sh; r=$$?; \
+	SERVERS="sqlite3 mariadb" LAB_TIMEOUT=$${LAB_TIMEOUT:-7200} BUILD=$(BUILD) \
+		sh tests/vm/t_profiles_audit_lsm.sh && exit $$r
 
 vmtest: check-deps
 	@$(MAKE) --no-print-directory test-bins
