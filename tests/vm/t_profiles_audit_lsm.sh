@@ -64,9 +64,8 @@ dir=$2
 L=/tmp/pal; mkdir -p $L
 bad=0
 no() { echo "FAIL: $*"; bad=1; }
-for lsm in apparmor bpf; do
-	grep -qw $lsm /sys/kernel/security/lsm || { echo "FAIL: no $lsm in $(cat /sys/kernel/security/lsm)"; exit 1; }
-done
+. "$SRC/tests/vm/lab.sh"   # lab_need_lsms
+lab_need_lsms apparmor bpf
 # the soak scripts keep their data under /var/lib/polc-soak (the guest's
 # root is the host's, read-only; /var/tmp is the lab's tmpfs)
 if [ -d /var/lib/polc-soak ]; then mount -t tmpfs -o mode=755 tmpfs /var/lib/polc-soak
