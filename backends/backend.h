@@ -124,6 +124,20 @@ typedef struct backend {
 	int (*emit_profiled)(const ir_policy *p, const backend_opts *o, const sys_freq *mix,
 			     size_t n, buf *out, diag_ctx *d);
 
+	/* ---- --allow-split (polc build, polc run) ---- */
+	/* An artifact the kernel would refuse for its size may instead be
+	 * several pieces, all put in force in order. split_format: the one
+	 * format that can be split (NULL: the target never splits);
+	 * no_split: why its other formats cannot (static text, for the
+	 * refusal). emit_split: emit() of split_format allowed to split, the
+	 * pieces into *out[0..*n) (allocated here; each initialised). */
+	const char *split_format;
+	const char *no_split;
+	int (*emit_split)(const ir_policy *p, const backend_opts *o, buf **out, size_t *n,
+			  diag_ctx *d);
+	/* confine() allowed to split (polc run --allow-split). */
+	int (*confine_split)(const ir_policy *p, bool allow_partial);
+
 	/* ---- polc run ---- */
 	/* Confine the calling process, which then execs the command
 	 * (no_new_privs is set; backend_check has run). Returns an exit code

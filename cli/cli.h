@@ -27,6 +27,7 @@ typedef struct {
 	const char *k8s_namespace;    /* --namespace (formats spo, k8s) */
 	const char *k8s_name;         /* --name (formats spo, k8s) */
 	bool allow_partial;
+	bool allow_split;             /* --allow-split: several pieces when one is too big */
 	bool no_library;
 	bool werror;
 	bool lint;             /* polc check's extra warnings */

@@ -21,7 +21,8 @@
 #include <unistd.h>
 
 enum { OPT_ALLOW_PARTIAL = 256, OPT_NO_LIBRARY, OPT_CHECK, OPT_PROFILE_FROM, OPT_WERROR, OPT_JSON, OPT_VM,
-       OPT_NAMESPACE, OPT_NAME, OPT_PROBES, OPT_SPO_VERSION, OPT_MODE, OPT_DOMAINS };
+       OPT_NAMESPACE, OPT_NAME, OPT_PROBES, OPT_SPO_VERSION, OPT_MODE, OPT_DOMAINS,
+       OPT_ALLOW_SPLIT };
 
 static void push(const char ***v, size_t *n, const char *s)
 {
@@ -38,6 +39,7 @@ int cli_parse(cli_args *a, int argc, char **argv, bool allow_cmd)
 		{ "output", required_argument, 0, 'o' },
 		{ "include", required_argument, 0, 'I' },
 		{ "allow-partial", no_argument, 0, OPT_ALLOW_PARTIAL },
+		{ "allow-split", no_argument, 0, OPT_ALLOW_SPLIT },
 		{ "no-library", no_argument, 0, OPT_NO_LIBRARY },
 		{ "check", required_argument, 0, OPT_CHECK },
 		{ "profile-from", required_argument, 0, OPT_PROFILE_FROM },
@@ -79,6 +81,7 @@ int cli_parse(cli_args *a, int argc, char **argv, bool allow_cmd)
 		case 'o': a->output = optarg; break;
 		case 'I': push(&a->include_dirs, &a->ninclude, optarg); break;
 		case OPT_ALLOW_PARTIAL: a->allow_partial = true; break;
+		case OPT_ALLOW_SPLIT: a->allow_split = true; break;
 		case OPT_NO_LIBRARY: a->no_library = true; break;
 		case OPT_CHECK: a->check = optarg; break;
 		case OPT_PROFILE_FROM: a->profile_from = optarg; break;
@@ -254,6 +257,81 @@ static int lower(cli_args *a, const backend *b, buf *out)
 	return r < 0 ? (io ? EXIT_SYSTEM : EXIT_POLICY) : EXIT_OK;
 }
 
+/* --allow-split: can this build split? Says why not (usage). */
+static bool split_ok(const cli_args *a, const backend *b, const char *fmt)
+{
+	if (!b->split_format) {
+		fprintf(stderr, "polc build: --allow-split: target %s never splits its artifact\n",
+			b->name);
+		return false;
+	}
+	if (strcmp(fmt, b->split_format)) {
+		fprintf(stderr, "polc build: --allow-split: only --format %s of target %s can be "
+			"split into pieces installed in order; not %s (%s)\n", b->split_format,
+			b->name, fmt, b->no_split);
+		return false;
+	}
+	if (!a->output || !strcmp(a->output, "-")) {
+		fprintf(stderr, "polc build: --allow-split writes OUT.1, OUT.2, ... (one file a "
+			"piece): give -o OUT\n");
+		return false;
+	}
+	if (a->check || a->profile_from) {
+		fprintf(stderr, "polc build: --allow-split does not go with %s\n",
+			a->check ? "--check" : "--profile-from");
+		return false;
+	}
+	return true;
+}
+
+/* Lower with the backend allowed to split: OUT.1 ... OUT.n, each
+ * atomically, then any OUT.k beyond them from an earlier build removed
+ * (a stale piece would be installed with the others). */
+static int lower_split(cli_args *a, const backend *b)
+{
+	backend_opts o = { a->format, a->allow_partial, NULL, POLC_VERSION };
+	diag_ctx d;
+	diag_init(&d);
+	buf *piece = NULL;
+	size_t n = 0;
+	int r = backend_check(b, a->pol, a->allow_partial, &d) ? -1
+		: b->emit_split(a->pol, &o, &piece, &n, &d);
+	diag_print(&d, stderr, isatty(STDERR_FILENO));
+	diag_free(&d);
+	if (r < 0)
+		return EXIT_POLICY;
+	int rc = EXIT_OK;
+	for (size_t i = 0; i < n && rc == EXIT_OK; i++) {
+		char *path = xasprintf("%s.%zu", a->output, i + 1);
+		if (write_file_atomic(path, piece[i].data ? piece[i].data : "", piece[i].len) < 0) {
+			fprintf(stderr, "polc build: cannot write '%s': %s\n", path, strerror(errno));
+			rc = EXIT_SYSTEM;
+		}
+		free(path);
+	}
+	for (size_t i = n + 1; rc == EXIT_OK; i++) {
+		char *path = xasprintf("%s.%zu", a->output, i);
+		int gone = unlink(path);
+		free(path);
+		if (gone)
+			break;
+	}
+	if (rc == EXIT_OK) {
+		size_t bytes = 0;
+		for (size_t i = 0; i < n; i++)
+			bytes += piece[i].len;
+		fprintf(stderr, "polc: wrote %s.1", a->output);
+		if (n > 1)
+			fprintf(stderr, " ... %s.%zu", a->output, n);
+		fprintf(stderr, " (%s, %zu piece%s, %zu bytes; install %s)\n",
+			b->name, n, n == 1 ? "" : "s", bytes, n == 1 ? "it" : "them all, in this order");
+	}
+	for (size_t i = 0; i < n; i++)
+		buf_free(&piece[i]);
+	free(piece);
+	return rc;
+}
+
 /* The drift gate: the committed artifact f against what the policy builds
  * to now (out), by meaning where polc can read the format back (OCI,
  * AppArmor: cli/artifact.h), else byte for byte. Exit 0 when
@@ -311,7 +389,17 @@ int cmd_build(int argc, char **argv)
 		cli_done(&a);
 		return EXIT_USAGE;
 	}
+	if (a.allow_split && !split_ok(&a, b, fmt)) {
+		cli_done(&a);
+		return EXIT_USAGE;
+	}
 	int r = cli_compile(&a, true);
+	if (a.allow_split) {
+		if (r == EXIT_OK)
+			r = lower_split(&a, b);
+		cli_done(&a);
+		return r;
+	}
 	buf out;
 	buf_init(&out);
 	if (r == EXIT_OK)
@@ -434,7 +522,8 @@ static int run_confined(cli_args *a, const backend *b, const char *prog)
 		fprintf(stderr, "polc run: cannot set no_new_privs: %s\n", strerror(errno));
 		return EXIT_SYSTEM;
 	}
-	int r = b->confine(a->pol, a->allow_partial);
+	int r = a->allow_split ? b->confine_split(a->pol, a->allow_partial)
+			       : b->confine(a->pol, a->allow_partial);
 	if (r != EXIT_OK)
 		return r;   /* never run the command unconfined */
 	extern char **environ;
@@ -469,6 +558,16 @@ int cmd_run(int argc, char **argv)
 	}
 	if (b && !b->confine) {
 		fprintf(stderr, "polc run: target %s cannot run a command\n", b->name);
+		b = NULL;
+	} else if (b && a.allow_split && !b->confine_split) {
+		fprintf(stderr, "polc run: --allow-split: target %s never splits its artifact\n",
+			b->name);
+		b = NULL;
+	} else if (b && a.allow_split && audit) {
+		/* the kernel gives a process one notification listener
+		 * (SECCOMP_FILTER_FLAG_NEW_LISTENER: EBUSY for a second) */
+		fprintf(stderr, "polc run: --allow-split does not go with --mode audit: the "
+			"refusals become notifications of one listener, on one filter\n");
 		b = NULL;
 	}
 	if (!b) {

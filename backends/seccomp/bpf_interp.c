@@ -109,3 +109,23 @@ uint32_t bpf_interp(const struct sock_filter *prog, size_t len,
 	}
 	return BPF_INTERP_BAD;
 }
+
+uint32_t bpf_interp_set(const bpf_prog_ref *v, size_t n, const struct seccomp_data *sd,
+			bpf_run_info *info)
+{
+	bpf_run_info dummy, one;
+	if (!info)
+		info = &dummy;
+	memset(info, 0, sizeof *info);
+	uint32_t ret = SECCOMP_RET_ALLOW;
+	for (size_t i = n; i-- > 0;) {
+		uint32_t cur = bpf_interp(v[i].f, v[i].len, sd, &one);
+		if (cur == BPF_INTERP_BAD)
+			return BPF_INTERP_BAD;
+		info->steps += one.steps;
+		info->loaded_args |= one.loaded_args;
+		if ((int32_t)(cur & SECCOMP_RET_ACTION_FULL) < (int32_t)(ret & SECCOMP_RET_ACTION_FULL))
+			ret = cur;
+	}
+	return ret;
+}

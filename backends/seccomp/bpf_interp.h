@@ -31,4 +31,21 @@ typedef struct {
 uint32_t bpf_interp(const struct sock_filter *prog, size_t len,
 		    const struct seccomp_data *sd, bpf_run_info *info);
 
+/* A set of filters installed in order (v[0] first) as the kernel runs
+ * them (kernel/seccomp.c, seccomp_run_filters): every one, the most
+ * recently installed first; the lowest action (SECCOMP_RET_ACTION_FULL
+ * bits as a signed 32-bit value: KILL_PROCESS < KILL_THREAD < TRAP < ERRNO
+ * < USER_NOTIF < TRACE < LOG < ALLOW) wins, and an equal one does not
+ * replace it, so on a tie the later-installed filter's data stands.
+ * info: the steps of all of them; loaded_args if any of them loaded one
+ * (the action cache skips the set only for a number every filter allows
+ * without such loads, seccomp_cache_prepare_bitmap). */
+typedef struct {
+	const struct sock_filter *f;
+	size_t len;
+} bpf_prog_ref;
+
+uint32_t bpf_interp_set(const bpf_prog_ref *v, size_t n, const struct seccomp_data *sd,
+			bpf_run_info *info);
+
 #endif

@@ -125,8 +125,10 @@ static bool is_cond(const cg_insn *i)
 	return BPF_CLASS(i->code) == BPF_JMP && BPF_OP(i->code) != BPF_JA;
 }
 
-/* Final program into out. far[i]: bit 0 jt, bit 1 jf go through a ja. */
-static void resolve(const cg *g, buf *out)
+/* Final program into out. far[i]: bit 0 jt, bit 1 jf go through a ja.
+ * where (may be NULL): gets where each symbolic instruction landed,
+ * (*where)[g->n] the length (caller frees). */
+static void resolve(const cg *g, buf *out, size_t **where)
 {
 	uint8_t *far = xcalloc(g->n + 1, 1);
 	size_t *pos = xcalloc(g->n + 1, sizeof *pos);
@@ -184,7 +186,10 @@ static void resolve(const cg *g, buf *out)
 	buf_put(out, prog, at0 * sizeof *prog);
 	free(prog);
 	free(far);
-	free(pos);
+	if (where)
+		*where = pos;
+	else
+		free(pos);
 }
 
 /* ---- argument comparisons ---- */
@@ -502,6 +507,8 @@ static bool rules_const(const sc_rules *r, ir_action *a)
 	return false;
 }
 
+static bool uncond(const sc_sysplan *s);
+
 static bool ordered_const(const sc_sysplan *s, uint32_t *ret)
 {
 	ir_action x, y;
@@ -514,6 +521,12 @@ static bool ordered_const(const sc_sysplan *s, uint32_t *ret)
 	}
 	*ret = sc_action(x);
 	return true;
+}
+
+bool sc_sysplan_const(const sc_sysplan *s)
+{
+	uint32_t ret;
+	return s->ordered ? ordered_const(s, &ret) : uncond(s) && s->complete;
 }
 
 /* Where an action of the syscall domain's list leads: a return, or (with
@@ -799,6 +812,7 @@ typedef struct {
 	} pend[IR_NARCH * 1024];  /* argument blocks to emit */
 	size_t npend;
 	size_t *block_len;        /* [arch * 1024 + nr]: instructions */
+	size_t *block_emitted;    /* the same with trampolines */
 	uint32_t *roots[2];       /* tree_opt's splits per audit arch (x86_64, i386):
 	                             the same for every hot chain length tried */
 	size_t nroots[2];         /* the range count they were made for */
@@ -970,19 +984,28 @@ static void generate(gen *x, const sys_freq *hot, size_t nhot, buf *out)
 		nr_block(&g, x, true, hot, nhot);
 	}
 	pool_flush(&g);
+	size_t *start = xcalloc(x->npend + 1, sizeof *start);
 	for (size_t i = 0; i < x->npend; i++) {
-		size_t at = g.n;
 		ir_arch a = x->pend[i].a;
+		start[i] = g.n;
 		if (x->pend[i].s->ordered)
 			ordered_block(&g, x->pend[i].s, x->pend[i].label);
 		else
 			arg_block(&g, x->pend[i].s, sc_action(pl->def), a == IR_ARCH_I386,
 				  x->pend[i].label);
-		uint32_t nr = x->pend[i].s->nr & ~(uint32_t)IR_X32_SYSCALL_BIT;
-		if (x->block_len)
-			x->block_len[(size_t)a * 1024 + nr] = g.n - at;
 	}
-	resolve(&g, out);
+	start[x->npend] = g.n;
+	size_t *pos = NULL;
+	resolve(&g, out, x->block_len ? &pos : NULL);
+	/* a block's length as emitted, its trampolines included */
+	for (size_t i = 0; i < x->npend && x->block_len; i++) {
+		size_t k = (size_t)x->pend[i].a * 1024 +
+			   (x->pend[i].s->nr & ~(uint32_t)IR_X32_SYSCALL_BIT);
+		x->block_len[k] = start[i + 1] - start[i];
+		x->block_emitted[k] = pos[start[i + 1]] - pos[start[i]];
+	}
+	free(pos);
+	free(start);
 	cg_free(&g);
 }
 
@@ -1067,7 +1090,7 @@ int sc_codegen(const sc_plan *pl, const sys_freq *mix, size_t nmix, buf *out,
 	buf tries[MAX_HOT + 1];   /* each try's program: the chosen one is the output */
 	size_t ntries = 0;
 	if (info)     /* the argument blocks' lengths are the same in every try */
-		x->block_len = info->block_len;
+		x->block_len = info->block_len, x->block_emitted = info->block_emitted;
 	for (size_t k = 0; k <= MAX_HOT && k <= nmix; k++) {
 		buf *b = &tries[ntries++];
 		buf_init(b);

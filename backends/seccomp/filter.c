@@ -195,22 +195,17 @@ static int by_cost(const void *a, const void *b)
 	return x[1] < y[1] ? 1 : x[1] > y[1] ? -1 : (x[0] > y[0]) - (x[0] < y[0]);
 }
 
-/* The program would not load: say so, with the syscalls whose argument
- * checks cost most and the statements behind them. */
-static void too_big(const ir_policy *p, const sc_codegen_info *ci, diag_ctx *d)
+void sc_costliest_notes(const ir_policy *p, const size_t *block_len, size_t max, diag_ctx *d)
 {
-	diag_error(d, p->loc, "seccomp: the filter would be %zu instructions; the kernel "
-		   "loads at most %d (BPF_MAXINSNS); nothing written (simplify the "
-		   "argument conditions below, or split the policy)", ci->len, BPF_MAXINSNS);
 	size_t (*v)[2] = xcalloc(IR_NARCH * 1024, sizeof *v);
 	size_t n = 0;
 	for (size_t i = 0; i < IR_NARCH * 1024; i++)
-		if (ci->block_len[i]) {
+		if (block_len[i]) {
 			v[n][0] = i;
-			v[n++][1] = ci->block_len[i];
+			v[n++][1] = block_len[i];
 		}
 	xqsort(v, n, sizeof *v, by_cost);
-	for (size_t k = 0; k < n && k < 5; k++) {
+	for (size_t k = 0; k < n && k < max; k++) {
 		ir_arch a = (ir_arch)(v[k][0] / 1024);
 		uint32_t nr = (uint32_t)(v[k][0] % 1024) | (a == IR_ARCH_X32 ? IR_X32_SYSCALL_BIT : 0);
 		char name[64];
@@ -230,6 +225,16 @@ static void too_big(const ir_policy *p, const sc_codegen_info *ci, diag_ctx *d)
 			  v[k][1], nst, nst == 1 ? "" : "s");
 	}
 	free(v);
+}
+
+/* The program would not load: say so, with the syscalls whose argument
+ * checks cost most and the statements behind them. */
+static void too_big(const ir_policy *p, const sc_codegen_info *ci, diag_ctx *d)
+{
+	diag_error(d, p->loc, "seccomp: the filter would be %zu instructions; the kernel "
+		   "loads at most %d (BPF_MAXINSNS); nothing written (simplify the "
+		   "argument conditions below, or split the policy)", ci->len, BPF_MAXINSNS);
+	sc_costliest_notes(p, ci->block_len, 5, d);
 }
 
 /* Policy -> polc's own program, laid out for mix (NULL: a typical one). */
@@ -326,6 +331,17 @@ int sc_emit_profiled(const ir_policy *p, const backend_opts *o, const sys_freq *
 	return rc;
 }
 
+static int emit_split(const ir_policy *p, const backend_opts *o, buf **out, size_t *n,
+		      diag_ctx *d)
+{
+	sc_filters f;
+	if (sc_build_bpf_split(p, o && o->allow_partial, d, &f))
+		return -1;
+	*out = f.v;
+	*n = f.n;
+	return 0;
+}
+
 static const char *const formats[] = { "bpf", "pfc", "oci", "spo", "k8s", NULL };
 static const char *const binary[] = { "bpf", NULL };
 
@@ -339,6 +355,12 @@ const backend backend_seccomp = {
 	.binary_formats = binary,
 	.profile_format = "bpf",
 	.emit_profiled = sc_emit_profiled,
+	.split_format = "bpf",
+	.no_split = "oci, spo and k8s hand the rules to the container runtime, which builds "
+		    "one filter from them with libseccomp and installs it (the OCI runtime spec "
+		    "has no way to ask for several); pfc is libseccomp's own export",
+	.emit_split = emit_split,
+	.confine_split = sc_confine_split,
 	.confine = sc_confine,
 	.audit = AUDIT_NOTIFY,
 	.audit_filter = sc_build_audit_bpf,

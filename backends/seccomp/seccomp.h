@@ -120,7 +120,9 @@ typedef struct {
 	size_t len;            /* instructions */
 	size_t hot;            /* syscalls in the jeq chain per ABI block */
 	double mean;           /* over the mix, arguments 0 */
-	size_t block_len[IR_NARCH * 1024];  /* argument block per syscall */
+	size_t block_len[IR_NARCH * 1024];  /* argument block per syscall, before
+	                                       jumps farther than 255 got their ja */
+	size_t block_emitted[IR_NARCH * 1024];  /* the same as emitted (split.c) */
 } sc_codegen_info;
 int sc_codegen(const sc_plan *pl, const sys_freq *mix, size_t nmix, buf *out,
 	       sc_codegen_info *info);
@@ -129,6 +131,42 @@ int sc_codegen(const sc_plan *pl, const sys_freq *mix, size_t nmix, buf *out,
  * a program over BPF_MAXINSNS, naming the costliest statements. */
 int sc_build_bpf_mix(const ir_policy *p, bool allow_partial, const sys_freq *mix,
 		     size_t nmix, diag_ctx *d, buf *out, sc_codegen_info *ci);
+/* Is the plan's decision for s one action whatever the arguments (a leaf
+ * of the number search, no argument block)? */
+bool sc_sysplan_const(const sc_sysplan *s);
+/* Notes (at most max) naming the syscalls whose argument blocks
+ * (block_len, as sc_codegen_info has them) cost most, at their first
+ * conditional statement. */
+void sc_costliest_notes(const ir_policy *p, const size_t *block_len, size_t max, diag_ctx *d);
+
+/* --allow-split (split.c): the policy as filters to install in order,
+ * v[0] first. One when sc_build_bpf's program fits in BPF_MAXINSNS (the
+ * same bytes); else the syscall numbers are partitioned (per ABI): each
+ * filter decides its own numbers exactly as the one program would and
+ * returns SECCOMP_RET_ALLOW for every other call, and v[0] alone also
+ * carries the architecture check, the unknown numbers and the default.
+ * The kernel runs them all and takes the most restrictive action
+ * (bpf_interp_set), which is then the deciding filter's. A syscall whose
+ * decision depends on its arguments stays in one filter. Refuses (nothing
+ * in *out) a syscall whose own checks exceed BPF_MAXINSNS, and a set over
+ * the kernel's instruction budget for a process's filters
+ * (SC_MAX_INSNS_PER_PATH). */
+typedef struct {
+	buf *v;
+	size_t n;
+} sc_filters;
+/* kernel/seccomp.c, seccomp_attach_filter: the instructions of all of a
+ * process's filters, each counted with SC_FILTER_PENALTY more. */
+#define SC_MAX_INSNS_PER_PATH ((1 << 18) / 8)
+#define SC_FILTER_PENALTY 4
+int sc_build_bpf_split(const ir_policy *p, bool allow_partial, diag_ctx *d, sc_filters *out);
+void sc_filters_free(sc_filters *f);
+/* Install every filter of f on the calling process, in order (run.c).
+ * Returns 0, or -1 with errno set (no_new_privs must be set). */
+int sc_install(const sc_filters *f);
+/* `polc run --allow-split`: sc_confine() with a split set. */
+int sc_confine_split(const ir_policy *p, bool allow_partial);
+
 /* The longest path through f from its first instruction, whatever the
  * data (a bound on the instructions any syscall with any arguments runs). */
 unsigned sc_longest_path(const struct sock_filter *f, size_t len);

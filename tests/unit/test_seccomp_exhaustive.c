@@ -29,6 +29,7 @@
 #include "backends/seccomp/seccomp.h"
 #include "compiler/syscalls.h"
 #include "compiler/sysevents.h"
+#include "import/import_oci.h"
 
 static const char *const hand[] = {
 	/* 1 plain allow-list under deny */
@@ -203,14 +204,14 @@ static bool same(uint32_t ret, ir_decision d)
 	return false;
 }
 
-typedef struct { uint64_t v[256]; size_t n; } vals;
+typedef struct { uint64_t v[2048]; size_t n, cap; } vals;
 
 static void vadd(vals *s, uint64_t x)
 {
 	for (size_t i = 0; i < s->n; i++)
 		if (s->v[i] == x)
 			return;
-	if (s->n < 256)
+	if (s->n < (s->cap ? s->cap : 256))
 		s->v[s->n++] = x;
 }
 
@@ -274,11 +275,31 @@ static unsigned used_args(const ir_policy *p, ir_arch a, uint32_t nr, bool *cond
 
 typedef struct { unsigned long long checked, mismatches, cache_bad, loaded; } tally;
 
+/* The filters of one build, installed in order (one, or a --allow-split set). */
+typedef struct { bpf_prog_ref v[32]; size_t n; } fset;
+
+static fset one_filter(const struct sock_filter *f, size_t len)
+{
+	fset s = { .n = 1 };
+	s.v[0] = (bpf_prog_ref){ f, len };
+	return s;
+}
+
+
 /* The kernel's own checker: a forked child installs the filter (and only
  * the child). The filter may deny exit_group itself, so the child reports
  * through shared memory, then exits however it still can (a trap ends it
  * without a syscall). */
+static void kernel_loads_set(const fset *set, const char *text, tally *t);
 static void kernel_loads(const struct sock_filter *f, size_t len, const char *text, tally *t)
+{
+	fset one = one_filter(f, len);
+	kernel_loads_set(&one, text, t);
+}
+
+/* Every filter of the set installed in order by one child: the kernel
+ * accepts each, and the whole set within its per-process budget. */
+static void kernel_loads_set(const fset *set, const char *text, tally *t)
 {
 	static volatile int *flag;
 	if (!flag) {
@@ -292,10 +313,14 @@ static void kernel_loads(const struct sock_filter *f, size_t len, const char *te
 		/* the trap below must end the child, not reach cmocka's handler */
 		signal(SIGILL, SIG_DFL);
 		signal(SIGSEGV, SIG_DFL);
-		struct sock_fprog prog = { (unsigned short)len, (struct sock_filter *)f };
-		if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) ||
-		    syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog))
+		if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))
 			_exit(4);
+		for (size_t i = 0; i < set->n; i++) {
+			struct sock_fprog prog = { (unsigned short)set->v[i].len,
+						   (struct sock_filter *)set->v[i].f };
+			if (syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog))
+				_exit(4);
+		}
 		*flag = 1;
 		syscall(SYS_exit_group, 0);
 		syscall(SYS_exit, 0);
@@ -304,18 +329,20 @@ static void kernel_loads(const struct sock_filter *f, size_t len, const char *te
 	int st;
 	assert_int_equal(waitpid(pid, &st, 0), pid);
 	if (*flag != 1)
-		fail_msg("the kernel refused the filter (%zu instructions): %s", len, text);
-	t->loaded++;
+		fail_msg("the kernel refused the filter (%zu of them, the first %zu "
+			 "instructions): %s", set->n, set->v[0].len, text);
+	t->loaded += set->n;
 }
 
-static void check_one(const ir_policy *p, const struct sock_filter *prog, size_t len,
+static void check_one(const ir_policy *p, const fset *set,
 		      uint32_t audit_arch, uint32_t nr, const uint64_t args[6],
 		      bool conditional, const char *text, tally *t)
 {
 	struct seccomp_data sd = { .nr = (int)nr, .arch = audit_arch };
 	memcpy(sd.args, args, sizeof sd.args);
 	bpf_run_info info;
-	uint32_t ret = bpf_interp(prog, len, &sd, &info);
+	/* as the kernel combines them (one filter: that filter's answer) */
+	uint32_t ret = bpf_interp_set(set->v, set->n, &sd, &info);
 	ir_event ev = { .domain = IR_SYSCALL };
 	ev.u.sys.audit_arch = audit_arch;
 	ev.u.sys.nr = nr;
@@ -357,8 +384,89 @@ static const ir_policy *compile1(const char *text, diag_ctx *d, ir_program *prog
 
 /* Every syscall number of every ABI, with argument values at and around
  * the policy's constants: filter f against the oracle. */
+static void check_filter_set(const ir_policy *p, const fset *set, const char *text, tally *t);
 static void check_filter(const ir_policy *p, const struct sock_filter *f, size_t len,
 			 const char *text, tally *t)
+{
+	fset one = one_filter(f, len);
+	check_filter_set(p, &one, text, t);
+}
+
+/* Values for argument j of syscall nr on a: the usual boundaries, and
+ * at and around the constants of that syscall's own conditions on j. */
+static void arg_consts(const ir_policy *p, ir_arch a, uint32_t nr, int j, vals *s)
+{
+	static const uint64_t base[] = { 0, 1ull << 31, 0xffffffffull, 1ull << 63,
+					 0xdeadbeef00000000ull, UINT64_MAX };
+	s->n = 0;
+	s->cap = 2048;
+	for (size_t i = 0; i < sizeof base / sizeof base[0]; i++)
+		vadd(s, base[i]);
+	for (size_t i = 0; i < p->dom[IR_SYSCALL].n; i++) {
+		const ir_syscall *sy = &p->dom[IR_SYSCALL].v[i].u.sys;
+		if (sy->nr[a] < 0 || (uint32_t)sy->nr[a] != nr)
+			continue;
+		for (size_t k = 0; k < sy->ncond; k++) {
+			uint64_t c = sy->conds[k].value;
+			if (sy->conds[k].arg != j)
+				continue;
+			vadd(s, c - 1); vadd(s, c); vadd(s, c + 1);
+			vadd(s, 0xdeadbeef00000000ull | (c & 0xffffffff));
+			if (sy->conds[k].op == IR_CMP_MASKED_EQ) {
+				vadd(s, sy->conds[k].mask);
+				vadd(s, sy->conds[k].mask ^ c);
+			}
+		}
+	}
+}
+
+/* For policies with more constants than one list holds (split sizes):
+ * each syscall's arguments take the values of its own conditions on
+ * them; every pair of the first two arguments it compares, the others
+ * at 0. */
+static void check_filter_per_arg(const ir_policy *p, const fset *set, const char *text, tally *t)
+{
+	static const struct { ir_arch a; uint32_t audit, base; } abi[] = {
+		{ IR_ARCH_X86_64, AUDIT_ARCH_X86_64, 0 },
+		{ IR_ARCH_I386, AUDIT_ARCH_I386, 0 },
+		{ IR_ARCH_X32, AUDIT_ARCH_X86_64, 0x40000000u },
+	};
+	static vals v1, v2;
+	for (size_t k = 0; k < 3; k++) {
+		for (uint32_t i = 0; i < 1024; i++) {
+			uint32_t nr = abi[k].base | i;
+			bool cond;
+			unsigned m = used_args(p, abi[k].a, nr, &cond);
+			uint64_t args[6] = { 0 };
+			check_one(p, set, abi[k].audit, nr, args, cond, text, t);
+			for (int j = 0; j < 6; j++)
+				args[j] = 0xdeadbeef00000005ull;
+			check_one(p, set, abi[k].audit, nr, args, cond, text, t);
+			int a1 = -1, a2 = -1;
+			for (int j = 0; j < 6; j++)
+				if (m & (1u << j)) {
+					if (a1 < 0) a1 = j; else if (a2 < 0) a2 = j;
+				}
+			if (a1 < 0)
+				continue;
+			arg_consts(p, abi[k].a, nr, a1, &v1);
+			v2.n = 1;
+			v2.v[0] = 0;
+			if (a2 >= 0)
+				arg_consts(p, abi[k].a, nr, a2, &v2);
+			for (size_t x = 0; x < v1.n; x++)
+				for (size_t y = 0; y < v2.n; y++) {
+					memset(args, 0, sizeof args);
+					args[a1] = v1.v[x];
+					if (a2 >= 0)
+						args[a2] = v2.v[y];
+					check_one(p, set, abi[k].audit, nr, args, cond, text, t);
+				}
+		}
+	}
+}
+
+static void check_filter_set(const ir_policy *p, const fset *set, const char *text, tally *t)
 {
 	vals v = { .n = 0 };
 	consts(p, &v);
@@ -373,10 +481,10 @@ static void check_filter(const ir_policy *p, const struct sock_filter *f, size_t
 			bool cond;
 			unsigned m = used_args(p, abi[k].a, nr, &cond);
 			uint64_t args[6] = { 0 };
-			check_one(p, f, len, abi[k].audit, nr, args, cond, text, t);
+			check_one(p, set, abi[k].audit, nr, args, cond, text, t);
 			for (int j = 0; j < 6; j++)
 				args[j] = 0xdeadbeef00000005ull;
-			check_one(p, f, len, abi[k].audit, nr, args, cond, text, t);
+			check_one(p, set, abi[k].audit, nr, args, cond, text, t);
 			if (!(m & 0x3f))
 				continue;
 			int a1 = -1, a2 = -1;
@@ -393,7 +501,7 @@ static void check_filter(const ir_policy *p, const struct sock_filter *f, size_t
 					args[a1] = v.v[x];
 					if (a2 >= 0)
 						args[a2] = v.v[y];
-					check_one(p, f, len, abi[k].audit, nr, args, cond, text, t);
+					check_one(p, set, abi[k].audit, nr, args, cond, text, t);
 				}
 			}
 		}
@@ -541,9 +649,9 @@ static size_t limit_len(size_t n, bool *refused, char **text)
 	return len;
 }
 
-/* The largest such policy that fits is built, checked and loaded; one
- * statement more is refused with the limit in the message. */
-static size_t size_limit(tally *t)
+/* The statement counts of the largest limit policy that fits and of the
+ * smallest refused. */
+static void size_limit_bounds(size_t *plo, size_t *phi)
 {
 	size_t lo = 1, hi = 2;
 	bool ref;
@@ -565,6 +673,18 @@ static size_t size_limit(tally *t)
 		else
 			lo = mid;
 	}
+	*plo = lo;
+	*phi = hi;
+}
+
+/* The largest such policy that fits is built, checked and loaded; one
+ * statement more is refused with the limit in the message. */
+static size_t size_limit(tally *t)
+{
+	size_t lo, hi;
+	bool ref;
+	char *txt;
+	size_limit_bounds(&lo, &hi);
 	size_t len = limit_len(lo, &ref, &txt);
 	assert_false(ref);
 	assert_true(len <= BPF_MAXINSNS && len > BPF_MAXINSNS - 64);
@@ -575,6 +695,339 @@ static size_t size_limit(tally *t)
 	assert_true(ref);
 	assert_true(over > BPF_MAXINSNS);
 	return len;
+}
+
+/* ---- --allow-split ---- */
+
+static size_t split_checked, split_sets, split_filters;
+
+static const ir_policy *compile_lib(const char *text, diag_ctx *d, ir_program *prog)
+{
+	compile_opts o = { 0 };
+	if (polc_compile_text("t.pol", text, &o, d, prog)) {
+		diag_print(d, stderr, false);
+		fail_msg("does not compile: %.200s", text);
+	}
+	return ir_program_select(prog, NULL, d);
+}
+
+static size_t set_path(const fset *set)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < set->n; i++)
+		n += set->v[i].len + (i ? SC_FILTER_PENALTY : 0);
+	return n;
+}
+
+/* p built with --allow-split: every filter fits, the set fits the
+ * kernel's budget for a process, one child loads them all in order, and
+ * the set, as the kernel combines it, decides every call as the oracle.
+ * One filter exactly when the unsplit build fits (then the same bytes).
+ * Returns the filter count. */
+static size_t check_split(const ir_policy *p, const char *what, tally *t)
+{
+	diag_ctx d;
+	diag_init(&d);
+	sc_filters f;
+	if (sc_build_bpf_split(p, false, &d, &f)) {
+		diag_print(&d, stderr, false);
+		fail_msg("--allow-split build failed: %s", what);
+	}
+	assert_true(f.n >= 1 && f.n <= 32);
+	fset set = { .n = f.n };
+	for (size_t i = 0; i < f.n; i++) {
+		set.v[i] = (bpf_prog_ref){ (const struct sock_filter *)f.v[i].data,
+					   f.v[i].len / sizeof(struct sock_filter) };
+		assert_true(set.v[i].len > 0 && set.v[i].len <= BPF_MAXINSNS);
+	}
+	assert_true(set_path(&set) <= SC_MAX_INSNS_PER_PATH);
+	buf one;
+	buf_init(&one);
+	int rc = sc_build_bpf(p, false, &d, &one);
+	if (f.n == 1) {
+		assert_int_equal(rc, 0);
+		assert_int_equal(one.len, f.v[0].len);
+		assert_memory_equal(one.data, f.v[0].data, one.len);
+	} else {
+		assert_int_not_equal(rc, 0);     /* the refusal without --allow-split */
+	}
+	check_filter_per_arg(p, &set, what, t);
+	kernel_loads_set(&set, what, t);
+	printf("split: %s: %zu filter%s,", what, f.n, f.n == 1 ? "" : "s");
+	for (size_t i = 0; i < f.n; i++)
+		printf(" %zu", set.v[i].len);
+	printf(" instructions (%zu on the path)\n", set_path(&set));
+	split_checked++;
+	split_sets += f.n > 1;
+	split_filters += f.n;
+	size_t n = f.n;
+	buf_free(&one);
+	sc_filters_free(&f);
+	diag_free(&d);
+	return n;
+}
+
+static size_t check_split_text(const char *text, const char *what, bool lib, tally *t)
+{
+	diag_ctx d;
+	diag_init(&d);
+	ir_program prog;
+	const ir_policy *p = lib ? compile_lib(text, &d, &prog) : compile1(text, &d, &prog);
+	assert_non_null(p);
+	size_t n = check_split(p, what, t);
+	ir_program_free(&prog);
+	diag_free(&d);
+	return n;
+}
+
+/* --allow-split refuses text with a message containing want. */
+static void split_refused(const char *text, const char *want)
+{
+	diag_ctx d;
+	diag_init(&d);
+	ir_program prog;
+	const ir_policy *p = compile1(text, &d, &prog);
+	sc_filters f;
+	assert_int_not_equal(sc_build_bpf_split(p, false, &d, &f), 0);
+	assert_int_equal(f.n, 0);       /* nothing written */
+	bool said = false;
+	for (size_t i = 0; i < d.n; i++)
+		said |= strstr(d.v[i].msg, want) != NULL;
+	if (!said)
+		diag_print(&d, stderr, false);
+	assert_true(said);
+	ir_program_free(&prog);
+	diag_free(&d);
+}
+
+/* 40 statements each on personality arg0, ioctl arg1, setsockopt arg2
+ * (issue #14's case) after `head`, n of each. */
+static char *with_conditions(const char *head, size_t n)
+{
+	char *s = malloc(strlen(head) + n * 3 * 64 + 8);
+	size_t k = (size_t)sprintf(s, "%s", head);
+	for (size_t i = 0; i < n; i++)
+		k += (size_t)sprintf(s + k, "deny syscall personality if arg0 == %zu;\n"
+				     "deny syscall ioctl if arg1 == %zu;\n"
+				     "deny syscall setsockopt if arg2 == %zu;\n",
+				     0x1000 + i, 0x7000 + i, 300 + i);
+	sprintf(s + k, "}\n");
+	return s;
+}
+
+/* Docker's default profile imported as `polc import` does, without its
+ * closing brace (NULL when the peer file is not here). */
+static char *docker_head(void)
+{
+	const char *src = getenv("SRC");
+	char path[4096];
+	snprintf(path, sizeof path, "%s/../shared/peers/docker-default-seccomp.json", src ? src : ".");
+	if (access(path, R_OK) && access(strcpy(path, "/work/shared/peers/docker-default-seccomp.json"), R_OK))
+		return NULL;
+	import_opts o = { "docker", NULL, 0, 0, IR_ARCH_X86_64, 6, 18 };
+	diag_ctx d;
+	diag_init(&d);
+	buf b;
+	buf_init(&b);
+	assert_int_equal(import_oci_file(path, &o, &d, &b), 0);
+	diag_free(&d);
+	char *s = strdup(buf_cstr(&b));
+	buf_free(&b);
+	char *end = strrchr(s, '}');
+	assert_non_null(end);
+	*end = 0;
+	return s;
+}
+
+/* n statements over syscalls whose arg0 is a 32-bit descriptor, every
+ * verdict, distinct values: a generated policy of split size. */
+static char *generated(size_t n)
+{
+	static const char *const fd[] = {
+		"read", "write", "close", "fstat", "lseek", "ioctl", "fsync", "fdatasync",
+		"ftruncate", "getdents", "fchdir", "fchmod", "fchown", "flock", "dup", "dup2",
+		"fcntl", "readv", "writev", "pread64", "pwrite64", "shutdown", "listen",
+		"accept", "bind", "connect", "getsockname", "getpeername", "setsockopt",
+		"getsockopt", "sendto", "recvfrom", "sendmsg", "recvmsg", "accept4",
+		"fstatfs", "fchmodat", "fadvise64", "syncfs", "inotify_add_watch",
+	};
+	static const char *const acts[] = { "deny errno EACCES", "kill", "audit", "deny",
+					    "allow", "deny errno EBADF" };
+	size_t nsys = sizeof fd / sizeof *fd;
+	char *s = malloc(64 + n * 80);
+	size_t k = (size_t)sprintf(s, "policy gen { ");
+	for (size_t i = 0; i < n; i++)
+		k += (size_t)sprintf(s + k, "%s syscall %s if arg0 == %zu; ", acts[i % 6],
+				     fd[i % nsys], 1000 + i);
+	sprintf(s + k, "}");
+	return s;
+}
+
+static void test_split(void **state)
+{
+	(void)state;
+	tally t = { 0 };
+	/* self-check: a set missing a filter disagrees with the oracle */
+	{
+		char *txt = generated(6000);
+		diag_ctx d;
+		diag_init(&d);
+		ir_program prog;
+		const ir_policy *p = compile1(txt, &d, &prog);
+		sc_filters f;
+		assert_int_equal(sc_build_bpf_split(p, false, &d, &f), 0);
+		assert_true(f.n >= 2);
+		fset set = { .n = f.n - 1 };
+		for (size_t i = 0; i + 1 < f.n; i++)
+			set.v[i] = (bpf_prog_ref){ (const struct sock_filter *)f.v[i].data,
+						   f.v[i].len / sizeof(struct sock_filter) };
+		tally w = { 0 };
+		check_filter_per_arg(p, &set, "without its last filter", &w);
+		printf("split self-check: a set without its last filter gives %llu mismatches\n",
+		       w.mismatches);
+		assert_true(w.mismatches > 0);
+		sc_filters_free(&f);
+		ir_program_free(&prog);
+		diag_free(&d);
+		free(txt);
+	}
+	/* issue #14's case: runtime-default and 120 conditions */
+	char *txt = with_conditions("policy rd { use runtime-default;\n", 40);
+	size_t n = check_split_text(txt, "runtime-default + 120 conditions", true, &t);
+	free(txt);
+	assert_int_equal(n, 1);     /* under the limit with polc's own generator */
+	/* Docker's default and 3 x N conditions: under, just over, well over */
+	char *dk = docker_head();
+	if (dk) {
+		static const size_t ns[] = { 300, 400, 700 };
+		static const size_t want[] = { 1, 2, 3 };
+		for (size_t i = 0; i < 3; i++) {
+			char what[64];
+			snprintf(what, sizeof what, "docker-default + %zu conditions", 3 * ns[i]);
+			txt = with_conditions(dk, ns[i]);
+			n = check_split_text(txt, what, true, &t);
+			free(txt);
+			assert_true(n >= want[i] && (want[i] > 1 || n == 1));
+		}
+		free(dk);
+	} else {
+		printf("split: docker-default-seccomp.json not found: its cases skipped\n");
+	}
+	/* the limit policy: the largest that fits, one statement more */
+	size_t lo = 0, hi = 0;
+	size_limit_bounds(&lo, &hi);
+	txt = limit_policy(lo);
+	assert_int_equal(check_split_text(txt, "limit policy, largest that fits", false, &t), 1);
+	free(txt);
+	txt = limit_policy(hi);
+	assert_true(check_split_text(txt, "limit policy, one statement more", false, &t) >= 2);
+	free(txt);
+	/* 10,000 generated statements */
+	txt = generated(10000);
+	assert_true(check_split_text(txt, "10,000 generated statements", false, &t) >= 3);
+	free(txt);
+	/* refusals: over the per-process budget; one syscall alone too big */
+	txt = generated(30000);
+	split_refused(txt, "MAX_INSNS_PER_PATH");
+	free(txt);
+	char *one = malloc(64 + 4000 * 48);
+	size_t k = (size_t)sprintf(one, "policy one { ");
+	for (size_t i = 0; i < 4000; i++)
+		k += (size_t)sprintf(one + k, "deny syscall dup if arg0 == %zu; ", 7 + i);
+	sprintf(one + k, "}");
+	split_refused(one, "cannot split it");
+	free(one);
+	printf("seccomp --allow-split: %zu policies, %zu split (%zu filters in all), %llu decisions "
+	       "checked, %llu mismatches, %llu argument loads on unconditional allows, %llu "
+	       "filters loaded by the kernel\n", split_checked, split_sets, split_filters,
+	       t.checked, t.mismatches, t.cache_bad, t.loaded);
+	assert_true(split_sets >= 3);
+	assert_int_equal(t.mismatches, 0);
+	assert_int_equal(t.cache_bad, 0);
+}
+
+/* A split set in force for real: a child installs every filter in order
+ * and makes calls that different filters decide; each gets its own
+ * filter's errno, and the calls no statement matches run (EBADF: the
+ * descriptor does not exist). */
+static void test_split_native(void **state)
+{
+	(void)state;
+	static const struct { const char *name; long nr; const char *err; int errv; long base; } probe[] = {
+		{ "dup", SYS_dup, "EACCES", EACCES, 5000 },
+		{ "fchdir", SYS_fchdir, "EXDEV", EXDEV, 6000 },
+		{ "fsync", SYS_fsync, "ENOLINK", ENOLINK, 7000 },
+	};
+	enum { PER = 1500, NPROBE = 3 };
+	char *txt = malloc(64 + NPROBE * PER * 64);
+	size_t k = (size_t)sprintf(txt, "policy probe { ");
+	for (size_t j = 0; j < NPROBE; j++)
+		for (long i = 0; i < PER; i++)
+			k += (size_t)sprintf(txt + k, "deny errno %s syscall %s if arg0 == %ld; ",
+					     probe[j].err, probe[j].name, probe[j].base + i);
+	sprintf(txt + k, "}");
+	diag_ctx d;
+	diag_init(&d);
+	ir_program prog;
+	const ir_policy *p = compile1(txt, &d, &prog);
+	sc_filters f;
+	assert_int_equal(sc_build_bpf_split(p, false, &d, &f), 0);
+	assert_true(f.n >= 2);
+	/* which filter decides each probe: they must not all be one */
+	size_t decider[NPROBE], distinct = 0;
+	for (size_t j = 0; j < NPROBE; j++) {
+		struct seccomp_data sd = { .nr = (int)probe[j].nr, .arch = AUDIT_ARCH_X86_64 };
+		sd.args[0] = (uint64_t)probe[j].base + 3;
+		decider[j] = SIZE_MAX;
+		for (size_t i = 0; i < f.n; i++)
+			if (bpf_interp((const struct sock_filter *)f.v[i].data,
+				       f.v[i].len / sizeof(struct sock_filter), &sd, NULL) != SECCOMP_RET_ALLOW)
+				decider[j] = i;
+		assert_true(decider[j] != SIZE_MAX);
+		bool seen = false;
+		for (size_t i = 0; i < j; i++)
+			seen |= decider[i] == decider[j];
+		distinct += !seen;
+	}
+	assert_true(distinct >= 2);
+	/* the child's results: errno of the matching call, of the other one */
+	volatile int *res = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	assert_true(res != MAP_FAILED);
+	memset((void *)res, 0, 4096);
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) || sc_install(&f))
+			_exit(4);
+		res[0] = 1;
+		for (size_t j = 0; j < NPROBE; j++) {
+			errno = 0;
+			long r = syscall(probe[j].nr, probe[j].base + 3);
+			res[1 + 2 * j] = r < 0 ? errno : 0;
+			errno = 0;
+			r = syscall(probe[j].nr, probe[j].base + PER + 3);
+			res[2 + 2 * j] = r < 0 ? errno : 0;
+		}
+		res[1 + 2 * NPROBE] = syscall(SYS_getppid) == getppid() ? 1 : 2;
+		_exit(0);
+	}
+	int st;
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	assert_int_equal(res[0], 1);
+	for (size_t j = 0; j < NPROBE; j++) {
+		printf("split native: %s(%ld) -> %s (filter %zu of %zu), %s(%ld) -> errno %d (ran)\n",
+		       probe[j].name, probe[j].base + 3, strerror(res[1 + 2 * j]), decider[j] + 1,
+		       f.n, probe[j].name, probe[j].base + PER + 3, res[2 + 2 * j]);
+		assert_int_equal(res[1 + 2 * j], probe[j].errv);
+		assert_int_equal(res[2 + 2 * j], EBADF);
+	}
+	assert_int_equal(res[1 + 2 * NPROBE], 1);
+	munmap((void *)res, 4096);
+	sc_filters_free(&f);
+	ir_program_free(&prog);
+	diag_free(&d);
+	free(txt);
 }
 
 static void test_exhaustive(void **state)
@@ -618,6 +1071,8 @@ static void test_exhaustive(void **state)
 
 int main(void)
 {
-	const struct CMUnitTest tests[] = { cmocka_unit_test(test_exhaustive) };
+	const struct CMUnitTest tests[] = { cmocka_unit_test(test_exhaustive),
+					    cmocka_unit_test(test_split),
+					    cmocka_unit_test(test_split_native) };
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
