@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <sys/prctl.h>
@@ -284,6 +285,35 @@ static bool split_ok(const cli_args *a, const backend *b, const char *fmt)
 	return true;
 }
 
+/* Remove OUT.k for every k > n in OUT's directory: pieces of an earlier
+ * split build that this one does not have (whoever installs OUT.* would
+ * take them too). */
+static void remove_stale_pieces(const char *out, size_t n)
+{
+	const char *slash = strrchr(out, '/');
+	char *dir = slash ? xasprintf("%.*s", (int)(slash - out + 1), out) : xstrdup(".");
+	const char *base = slash ? slash + 1 : out;
+	size_t nb = strlen(base);
+	DIR *dp = opendir(dir);
+	for (struct dirent *e; dp && (e = readdir(dp));) {
+		const char *k = e->d_name + nb + 1;
+		char *end;
+		if (strncmp(e->d_name, base, nb) || e->d_name[nb] != '.' || *k < '1' || *k > '9')
+			continue;
+		unsigned long v = strtoul(k, &end, 10);
+		if (*end || v <= n)
+			continue;
+		char *path = xasprintf("%s%s", slash ? dir : "", e->d_name);
+		if (unlink(path))
+			fprintf(stderr, "polc build: cannot remove the stale piece '%s': %s\n", path,
+				strerror(errno));
+		free(path);
+	}
+	if (dp)
+		closedir(dp);
+	free(dir);
+}
+
 /* Lower with the backend allowed to split: OUT.1 ... OUT.n, each
  * atomically, then any OUT.k beyond them from an earlier build removed
  * (a stale piece would be installed with the others). */
@@ -309,13 +339,8 @@ static int lower_split(cli_args *a, const backend *b)
 		}
 		free(path);
 	}
-	for (size_t i = n + 1; rc == EXIT_OK; i++) {
-		char *path = xasprintf("%s.%zu", a->output, i);
-		int gone = unlink(path);
-		free(path);
-		if (gone)
-			break;
-	}
+	if (rc == EXIT_OK)
+		remove_stale_pieces(a->output, n);
 	if (rc == EXIT_OK) {
 		size_t bytes = 0;
 		for (size_t i = 0; i < n; i++)

@@ -21,11 +21,17 @@ static const command commands[] = {
 	{ "build", cmd_build, "polc build FILE... --target TARGET [--policy NAME]\n"
 	  "           [--format FMT] [-o OUT] [--allow-partial] [--domains LIST] [-I DIR] [--check FILE]\n"
 	  "           [--name K8S-NAME] [--namespace NS] [--spo-version 1|0.8]   (formats spo, k8s)\n"
+	  "           [--allow-split -o OUT]   (seccomp bpf)\n"
 	  "           spo: Security Profiles Operator object; k8s: it plus the pod\n"
-	  "           securityContext selecting it",
+	  "           securityContext selecting it\n"
+	  "           --allow-split: a seccomp filter over the kernel's 4,096 instructions as\n"
+	  "           several, OUT.1 ... OUT.n, to install all in that order (each decides its\n"
+	  "           own syscalls and allows the rest; the first keeps the arch check and the\n"
+	  "           default); not for oci/spo/k8s/pfc: the container runtime builds one\n"
+	  "           filter from those",
 	  "compile a policy for one enforcer (stdout without -o)" },
 	{ "run", cmd_run, "polc run --target TARGET [--policy NAME] [--allow-partial] [--domains LIST]\n"
-	  "           [--mode enforce|audit -o LOG] FILE -- CMD [ARGS...]",
+	  "           [--allow-split] [--mode enforce|audit -o LOG] FILE -- CMD [ARGS...]",
 	  "run CMD confined by the policy" },
 	{ "rules", cmd_rules, "polc rules [--json] [NAME]",
 	  "list the built-in rules with their per-backend support, or print rule NAME's source" },
