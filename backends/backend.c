@@ -147,6 +147,29 @@ static support default_support(const backend *b, const ir_policy *p, int dom)
 	return b->classify_default(p, (ir_domain)dom);
 }
 
+/* Whether b leaves statement s inexact: neither enforced exactly nor left
+ * to the other enforcers. *su then says how far, with a reason. Refusals
+ * (backend_check) and an artifact's header (backend_header) both ask. */
+static bool stmt_inexact(const backend *b, const ir_policy *p, const ir_stmt *s, support *su)
+{
+	*su = backend_classify(b, p, s);
+	if (!su->why)
+		su->why = "no reason given";
+	return su->level != SUPPORT_EXACT && !backend_left_stmt(b, p, s);
+}
+
+/* The same for domain dom's default; *at is where it was written (the
+ * policy when nowhere). */
+static bool default_inexact(const backend *b, const ir_policy *p, int dom, support *su,
+			    src_loc *at)
+{
+	*su = default_support(b, p, dom);
+	if (!su->why)
+		su->why = "no reason given";
+	*at = p->default_set[dom] ? p->default_loc[dom] : p->loc;
+	return su->level != SUPPORT_EXACT && !backend_left_default(b, p, dom);
+}
+
 /* A default the target cannot enforce is refused like a statement: before,
  * `default deny file;` built for seccomp as "allow everything" in silence. */
 static int check_defaults(const backend *b, const ir_policy *p, bool allow_partial,
@@ -154,20 +177,20 @@ static int check_defaults(const backend *b, const ir_policy *p, bool allow_parti
 {
 	int refused = 0;
 	for (int dom = 0; dom < IR_NDOMAIN; dom++) {
-		support su = default_support(b, p, dom);
-		if (su.level == SUPPORT_EXACT || backend_left_default(b, p, dom))
+		support su;
+		src_loc at;
+		if (!default_inexact(b, p, dom, &su, &at))
 			continue;
-		src_loc at = p->default_set[dom] ? p->default_loc[dom] : p->loc;
 		const char *v = ir_verdict_name(p->defaults[dom].verdict);
 		const char *dn = ir_domain_name((ir_domain)dom);
-		const char *why = su.why ? su.why : "no reason given";
 		if (allow_partial) {
 			diag_warn(d, at, "%s enforces `default %s %s` %s: %s", b->name, v, dn,
-				  su.level == SUPPORT_PARTIAL ? "only partially" : "not at all", why);
+				  su.level == SUPPORT_PARTIAL ? "only partially" : "not at all",
+				  su.why);
 		} else {
 			diag_error(d, at, "target %s cannot enforce `default %s %s`%s: %s "
 				   "(use --allow-partial to build anyway)", b->name, v, dn,
-				   su.level == SUPPORT_PARTIAL ? " exactly" : "", why);
+				   su.level == SUPPORT_PARTIAL ? " exactly" : "", su.why);
 			refused++;
 		}
 	}
@@ -181,20 +204,19 @@ int backend_check(const backend *b, const ir_policy *p, bool allow_partial,
 	for (int dom = 0; dom < IR_NDOMAIN; dom++) {
 		for (size_t i = 0; i < p->dom[dom].n; i++) {
 			const ir_stmt *s = &p->dom[dom].v[i];
-			support su = backend_classify(b, p, s);
-			if (su.level == SUPPORT_EXACT || backend_left_stmt(b, p, s))
+			support su;
+			if (!stmt_inexact(b, p, s, &su))
 				continue;
-			const char *why = su.why ? su.why : "no reason given";
 			if (allow_partial) {
 				diag_warn(d, s->loc, "%s enforces this statement %s: %s",
 					  b->name, su.level == SUPPORT_PARTIAL ?
-					  "only partially" : "not at all", why);
+					  "only partially" : "not at all", su.why);
 			} else {
 				diag_error(d, s->loc, "target %s cannot enforce this "
 					   "statement%s: %s (use --allow-partial to "
 					   "build anyway)", b->name,
 					   su.level == SUPPORT_PARTIAL ? " exactly" : "",
-					   why);
+					   su.why);
 				refused++;
 			}
 		}
@@ -252,24 +274,24 @@ void backend_header(const backend *b, const ir_policy *p, const backend_opts *o,
 	for (int dom = 0; dom < IR_NDOMAIN; dom++) {
 		for (size_t i = 0; i < p->dom[dom].n; i++) {
 			const ir_stmt *s = &p->dom[dom].v[i];
-			support su = backend_classify(b, p, s);
-			if (su.level == SUPPORT_EXACT || backend_left_stmt(b, p, s))
+			support su;
+			if (!stmt_inexact(b, p, s, &su))
 				continue;
 			buf_printf(out, "%snot enforced exactly: ", comment);
 			put_loc(out, s->loc);
-			buf_printf(out, ": %s: %s\n", support_name(su.level),
-				   su.why ? su.why : "no reason given");
+			buf_printf(out, ": %s: %s\n", support_name(su.level), su.why);
 		}
 	}
 	for (int dom = 0; dom < IR_NDOMAIN; dom++) {
-		support su = default_support(b, p, dom);
-		if (su.level == SUPPORT_EXACT || backend_left_default(b, p, dom))
+		support su;
+		src_loc at;
+		if (!default_inexact(b, p, dom, &su, &at))
 			continue;
 		buf_printf(out, "%snot enforced exactly: ", comment);
-		put_loc(out, p->default_set[dom] ? p->default_loc[dom] : p->loc);
+		put_loc(out, at);
 		buf_printf(out, ": %s: default %s %s: %s\n", support_name(su.level),
 			   ir_verdict_name(p->defaults[dom].verdict), ir_domain_name((ir_domain)dom),
-			   su.why ? su.why : "no reason given");
+			   su.why);
 	}
 	char *left = left_summary(b, p);
 	if (left)
