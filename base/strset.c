@@ -74,6 +74,22 @@ void strset_sort(strset *s)
 		reindex(s, s->nslot);
 }
 
+size_t strset_remove_if(strset *s, bool (*drop)(const char *x, void *ctx), void *ctx)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < s->n; i++) {
+		if (drop(s->v[i], ctx))
+			free(s->v[i]);
+		else
+			s->v[k++] = s->v[i];
+	}
+	size_t gone = s->n - k;
+	s->n = k;
+	if (gone)
+		reindex(s, s->nslot);
+	return gone;
+}
+
 void strset_free(strset *s)
 {
 	for (size_t i = 0; i < s->n; i++)

@@ -4,7 +4,8 @@
  *        from the 4,096 alternatives a glob may expand to stays linear;
  *        v[0..n) holds each distinct string once, first-added first (so
  *        outputs built from it are deterministic); the set owns its
- *        strings. strset_sort() orders v and keeps the set usable.
+ *        strings. strset_sort() orders v and keeps the set usable;
+ *        strset_remove_if() keeps the order of what stays.
  */
 #ifndef POLC_STRSET_H
 #define POLC_STRSET_H
@@ -28,6 +29,9 @@ bool strset_has(const strset *s, const char *x);
 long strset_find(const strset *s, const char *x);
 /* Order v by strcmp. */
 void strset_sort(strset *s);
+/* Remove (and free) every string drop(x, ctx) says; the others keep their
+ * order. Linear in n. Returns how many went. */
+size_t strset_remove_if(strset *s, bool (*drop)(const char *x, void *ctx), void *ctx);
 void strset_free(strset *s);
 
 #endif

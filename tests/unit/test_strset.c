@@ -2,7 +2,8 @@
  * over a small alphabet (many duplicates, so the probe chains wrap and
  * the table grows) keep the same distinct strings in first-added order,
  * strset_find giving each one's index; take frees duplicates (ASan sees a
- * leak or double free); after sorting, lookups and adds still work. */
+ * leak or double free); after sorting, lookups and adds still work; after
+ * a removal, the rest keep their order and indexes follow them. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -76,11 +77,44 @@ static void sorted_stays_a_set(void **state)
 	strset_free(&s);
 }
 
+static bool odd_or_c(const char *x, void *ctx)
+{
+	(void)ctx;
+	return !strcmp(x, "/c") || (x[1] >= '0' && x[1] <= '9' && (x[1] - '0') % 2);
+}
+
+static void remove_keeps_order(void **state)
+{
+	(void)state;
+	strset s = { 0 };
+	const char *in[] = { "/c", "/1", "/a", "/2", "/3", "/b", "/4" };
+	for (size_t i = 0; i < 7; i++)
+		strset_add(&s, in[i]);
+	assert_int_equal(strset_remove_if(&s, odd_or_c, NULL), 3);   /* /c, /1, /3 */
+	const char *want[] = { "/a", "/2", "/b", "/4" };
+	assert_int_equal(s.n, 4);
+	for (size_t i = 0; i < 4; i++) {
+		assert_string_equal(s.v[i], want[i]);
+		assert_int_equal(strset_find(&s, want[i]), (long)i);
+	}
+	assert_false(strset_has(&s, "/c"));
+	assert_false(strset_has(&s, "/3"));
+	assert_true(strset_add(&s, "/c"));   /* gone, so new again */
+	assert_int_equal(strset_find(&s, "/c"), 4);
+	assert_int_equal(strset_remove_if(&s, odd_or_c, NULL), 1);
+	assert_int_equal(strset_remove_if(&s, odd_or_c, NULL), 0);
+	strset_free(&s);
+	strset e = { 0 };
+	assert_int_equal(strset_remove_if(&e, odd_or_c, NULL), 0);   /* never added to */
+	strset_free(&e);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(like_a_list),
 		cmocka_unit_test(sorted_stays_a_set),
+		cmocka_unit_test(remove_keeps_order),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
