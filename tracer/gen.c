@@ -15,46 +15,11 @@
 #include "../compiler/compile.h"
 #include "../compiler/consts.h"
 #include "../compiler/syscalls.h"
-
-/* ---- sorted string sets ---- */
-
-typedef struct {
-	char **v;
-	size_t n, cap;
-} strset;
-
-static void ss_add(strset *s, char *owned)
-{
-	xgrow(&s->v, &s->cap, s->n + 1, sizeof *s->v);
-	s->v[s->n++] = owned;
-}
+#include "../base/strset.h"
 
 static int str_cmp(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-static void ss_sort_uniq(strset *s)
-{
-	if (!s->n)
-		return;
-	xqsort(s->v, s->n, sizeof *s->v, str_cmp);
-	size_t k = 0;
-	for (size_t i = 0; i < s->n; i++) {
-		if (k && strcmp(s->v[k - 1], s->v[i]) == 0)
-			free(s->v[i]);
-		else
-			s->v[k++] = s->v[i];
-	}
-	s->n = k;
-}
-
-static void ss_free(strset *s)
-{
-	for (size_t i = 0; i < s->n; i++)
-		free(s->v[i]);
-	free(s->v);
-	memset(s, 0, sizeof *s);
 }
 
 /* ---- path generalisation ---- */
@@ -368,22 +333,23 @@ static bool data_dir(const char *cwd)
 	return true;
 }
 
+/* strset_remove_if's test: path in dir (deep: anywhere under it). */
+struct under { const char *dir; bool deep; };
+
+static bool is_under(const char *path, void *ctx)
+{
+	const struct under *u = ctx;
+	return covered(path, u->dir, u->deep);
+}
+
 /* Replace the entries of s in dir (deep: anywhere under it) by dir/\*
  * (dir/\**); true if any was. */
 static bool collapse_under(strset *s, const char *dir, bool deep)
 {
-	size_t k = 0;
-	for (size_t i = 0; i < s->n; i++) {
-		if (covered(s->v[i], dir, deep))
-			free(s->v[i]);
-		else
-			s->v[k++] = s->v[i];
-	}
-	if (k == s->n)
+	if (!strset_remove_if(s, is_under, &(struct under){ dir, deep }))
 		return false;
-	s->n = k;
-	ss_add(s, xasprintf("%s/%s", dir, deep ? "**" : "*"));
-	ss_sort_uniq(s);
+	strset_take(s, xasprintf("%s/%s", dir, deep ? "**" : "*"));
+	strset_sort(s);
 	return true;
 }
 
@@ -393,49 +359,57 @@ static bool collapse_cwd(strset *s, const char *cwd, const strset *blocked)
 	return !blocked_dir(blocked, cwd, true) && collapse_under(s, cwd, true);
 }
 
+/* strset_remove_if's test: a glob of g (dir/\* globs, or deep dir/\**)
+ * covers path. */
+struct globs { const strset *g; bool deep; };
+
+static bool under_a_glob(const char *path, void *ctx)
+{
+	const struct globs *gs = ctx;
+	bool drop = false;
+	for (size_t g = 0; g < gs->g->n && !drop; g++) {
+		size_t l = strlen(gs->g->v[g]);
+		char *dir = xstrndup(gs->g->v[g], l - (gs->deep ? 3 : 2));
+		drop = covered(path, dir, gs->deep);
+		free(dir);
+	}
+	return drop;
+}
+
 static void collapse_level(strset *s, unsigned T, bool deep, const strset *blocked)
 {
 	strset groups = { 0 }, globs = { 0 };
+	size_t *count = NULL, cap = 0;   /* entries of s in each of groups */
 	for (size_t i = 0; i < s->n; i++) {
 		char *g = group_of(s->v[i], deep);
-		if (g)
-			ss_add(&groups, g);
+		if (!g)
+			continue;
+		long k = strset_find(&groups, g);
+		if (k < 0) {
+			strset_take(&groups, g);
+			xgrow(&count, &cap, groups.n, sizeof *count);
+			count[k = (long)groups.n - 1] = 0;
+		} else {
+			free(g);
+		}
+		count[k]++;
 	}
-	if (groups.n)
-		xqsort(groups.v, groups.n, sizeof *groups.v, str_cmp);
-	for (size_t i = 0; i < groups.n;) {
-		size_t j = i;
-		while (j < groups.n && !strcmp(groups.v[j], groups.v[i]))
-			j++;
+	for (size_t i = 0; i < groups.n; i++) {
 		const char *dir = groups.v[i];
-		bool ok = *dir && (deep ? j - i >= 2 && !shared_root(dir) : j - i >= T) &&
+		bool ok = *dir && (deep ? count[i] >= 2 && !shared_root(dir) : count[i] >= T) &&
 			  !blocked_dir(blocked, dir, deep);
 		if (ok)
-			ss_add(&globs, xasprintf("%s/%s", dir, deep ? "**" : "*"));
-		i = j;
+			strset_take(&globs, xasprintf("%s/%s", dir, deep ? "**" : "*"));
 	}
-	ss_free(&groups);
+	strset_free(&groups);
+	free(count);
 	if (!globs.n)
 		return;
-	size_t k = 0;
-	for (size_t i = 0; i < s->n; i++) {
-		bool drop = false;
-		for (size_t g = 0; g < globs.n && !drop; g++) {
-			size_t l = strlen(globs.v[g]);
-			char *dir = xstrndup(globs.v[g], l - (deep ? 3 : 2));
-			drop = covered(s->v[i], dir, deep);
-			free(dir);
-		}
-		if (drop)
-			free(s->v[i]);
-		else
-			s->v[k++] = s->v[i];
-	}
-	s->n = k;
+	strset_remove_if(s, under_a_glob, &(struct globs){ &globs, deep });
 	for (size_t g = 0; g < globs.n; g++)
-		ss_add(s, globs.v[g]);
-	free(globs.v);
-	ss_sort_uniq(s);
+		strset_add(s, globs.v[g]);
+	strset_free(&globs);
+	strset_sort(s);
 }
 
 /* ---- the policy text ---- */
@@ -751,12 +725,12 @@ static void add_file(const gen_ctx *c, strset *per, strset *seen, const char *pa
 		/* a file: the directory it is in; a directory: itself */
 		char *d = ev.u.file.dir ? xstrdup(r) : parent_of(r);
 		if (data_dir(d))
-			ss_add(anchors, d);
+			strset_take(anchors, d);
 		else
 			free(d);
 	}
-	ss_add(seen, xasprintf("%s\x01%s", w, r));
-	ss_add(&per[__builtin_ctz(bit)], written ? w : r);
+	strset_take(seen, xasprintf("%s\x01%s", w, r));
+	strset_take(&per[__builtin_ctz(bit)], written ? w : r);
 	free(written ? r : w);
 }
 
@@ -774,9 +748,9 @@ static void trace_dirs(const gen_opts *o, tr_rec **v, size_t n, strset *dirs)
 			continue;
 		const char *p = v[i]->f[0];
 		for (const char *sl = strchr(p + 1, '/'); sl; sl = strchr(sl + 1, '/'))
-			ss_add(dirs, xstrndup(p, (size_t)(sl - p)));
+			strset_take(dirs, xstrndup(p, (size_t)(sl - p)));
 	}
-	ss_sort_uniq(dirs);
+	strset_sort(dirs);
 }
 
 /* ---- trees the workload made ----
@@ -849,18 +823,18 @@ static owned_tree *owned_trees(const gen_opts *o, tr_rec **v, size_t n, const st
 	strset files = { 0 };  /* written, other than directories (or empty ones) */
 	for (size_t i = 0; i < n; i++)
 		if (ok_file(o, v[i], IR_PERM_WRITE | IR_PERM_APPEND) && !in_set(dirs, v[i]->f[0]))
-			ss_add(&files, xstrdup(v[i]->f[0]));
-	ss_sort_uniq(&files);
+			strset_add(&files, v[i]->f[0]);
+	strset_sort(&files);
 	for (size_t i = 0; i < n; i++) {
 		if (!ok_file(o, v[i], IR_PERM_WRITE) || !in_set(dirs, v[i]->f[0]))
 			continue;
 		char *d = parent_of(v[i]->f[0]);
 		if (data_dir(d) && any_beneath(&files, v[i]->f[0]))
-			ss_add(&made, xasprintf("%s\x01%s", d, v[i]->f[0]));
+			strset_take(&made, xasprintf("%s\x01%s", d, v[i]->f[0]));
 		free(d);
 	}
-	ss_free(&files);
-	ss_sort_uniq(&made);
+	strset_free(&files);
+	strset_sort(&made);
 	for (size_t i = 0; i < made.n; i++) {
 		char *sep = strchr(made.v[i], '\x01');
 		*sep = 0;
@@ -877,7 +851,7 @@ static owned_tree *owned_trees(const gen_opts *o, tr_rec **v, size_t n, const st
 		}
 		*sep = '\x01';
 	}
-	ss_free(&made);
+	strset_free(&made);
 	return t;
 }
 
@@ -941,8 +915,8 @@ static void owned_notes(owned_tree *t, size_t nt, strset *scratch, buf *out)
 	strset dirs = { 0 };
 	for (int p = 0; p < NPERM; p++)
 		for (size_t i = 0; i < scratch[p].n; i++)
-			ss_add(&dirs, xstrdup(scratch[p].v[i]));
-	ss_sort_uniq(&dirs);
+			strset_add(&dirs, scratch[p].v[i]);
+	strset_sort(&dirs);
 	for (size_t i = 0; i < dirs.n; i++) {
 		buf_puts(out, "  # Scratch directory ");
 		src_comment(out, dirs.v[i]);
@@ -956,9 +930,9 @@ static void owned_notes(owned_tree *t, size_t nt, strset *scratch, buf *out)
 			}
 		buf_puts(out, " as DIR/* (files directly in it, as the O_TMPFILE ones were).\n");
 	}
-	ss_free(&dirs);
+	strset_free(&dirs);
 	for (int p = 0; p < NPERM; p++)
-		ss_free(&scratch[p]);
+		strset_free(&scratch[p]);
 }
 
 /* ---- directory listings ----
@@ -979,7 +953,7 @@ static void owned_notes(owned_tree *t, size_t nt, strset *scratch, buf *out)
  * family comes with it: gen_syscalls). */
 static bool listing_rules(const gen_ctx *c, strset *anchors, const strset *reads, buf *out)
 {
-	ss_sort_uniq(anchors);
+	strset_sort(anchors);
 	bool said = false;
 	for (size_t i = 0; i < anchors->n; i++) {
 		const char *d = anchors->v[i];
@@ -1028,6 +1002,12 @@ static bool listing_rules(const gen_ctx *c, strset *anchors, const strset *reads
 	return said;
 }
 
+/* strset_remove_if's test: path is dir or beneath it. */
+static bool at_or_under(const char *path, void *dir)
+{
+	return !strcmp(path, dir) || covered(path, dir, true);
+}
+
 /* The file rules; true if they allow directory listings. */
 static bool gen_files(const gen_ctx *c, const gen_opts *o, tr_rec **v, size_t n, buf *out)
 {
@@ -1065,7 +1045,7 @@ static bool gen_files(const gen_ctx *c, const gen_opts *o, tr_rec **v, size_t n,
 	}
 	size_t ntree;
 	owned_tree *tree = owned_trees(o, v, n, &dirs, &ntree);
-	ss_free(&dirs);
+	strset_free(&dirs);
 	unsigned T = o->dir_threshold ? o->dir_threshold : 8;
 	const char *cwd[8];
 	bool cwd_used[8] = { false };
@@ -1076,14 +1056,7 @@ static bool gen_files(const gen_ctx *c, const gen_opts *o, tr_rec **v, size_t n,
 	for (size_t i = 0; o->literal_cwd && i < ncwd; i++) {
 		/* --literal-cwd: no listing glob there either */
 		char *g = gen_generalize_path(cwd[i], false);
-		size_t k = 0;
-		for (size_t a = 0; a < anchors.n; a++) {
-			if (!strcmp(anchors.v[a], g) || covered(anchors.v[a], g, true))
-				free(anchors.v[a]);
-			else
-				anchors.v[k++] = anchors.v[a];
-		}
-		anchors.n = k;
+		strset_remove_if(&anchors, at_or_under, g);
 		free(g);
 	}
 	for (size_t i = 0; i < ncwd; i++) {
@@ -1099,20 +1072,20 @@ static bool gen_files(const gen_ctx *c, const gen_opts *o, tr_rec **v, size_t n,
 	/* glob -> perms, via one sorted list of "glob\x01permindex". */
 	strset all = { 0 };
 	for (int p = 0; p < NPERM; p++)
-		ss_sort_uniq(&per[p]);
+		strset_sort(&per[p]);
 	/* without[p]: entries recorded with another permission but not p.
 	 * Writes generalise over a directory with the files seen only read
 	 * kept read-only by a deny (new files there are the data a server
 	 * makes; the config or script it read is not); other permissions do
 	 * not collapse over such a directory at all. */
 	strset without[NPERM] = { { 0 } }, denies = { 0 }, scratch[NPERM] = { { 0 } };
-	ss_sort_uniq(&seen);
+	strset_sort(&seen);
 	for (int p = 0; p < NPERM; p++) {
 		char *d;
 		for (size_t i = 0; (1u << p) & (IR_PERM_READ | IR_PERM_WRITE) && i < per[p].n; i++)
 			if (scratch_dir(per[p].v[i], &d))
-				ss_add(&scratch[p], d);
-		ss_sort_uniq(&scratch[p]);
+				strset_take(&scratch[p], d);
+		strset_sort(&scratch[p]);
 	}
 	for (int p = 1; p < NPERM; p++) {   /* read (0) is the least there is */
 		bool writes = (1u << p) & (IR_PERM_WRITE | IR_PERM_APPEND);
@@ -1123,17 +1096,17 @@ static bool gen_files(const gen_ctx *c, const gen_opts *o, tr_rec **v, size_t n,
 						       str_cmp);   /* NULL base: UB */
 			*sep = '\x01';
 			if (!has && !is_parent(&seen, sep + 1))
-				ss_add(&without[p], xstrdup(sep + 1));
+				strset_add(&without[p], sep + 1);
 		}
 	}
-	ss_free(&seen);
+	strset_free(&seen);
 	for (int p = 0; p < NPERM; p++) {
-		ss_sort_uniq(&without[p]);
+		strset_sort(&without[p]);
 		bool writes = (1u << p) & (IR_PERM_WRITE | IR_PERM_APPEND);
 		strset blocked = { 0 };
 		for (size_t i = 0; !writes && i < without[p].n; i++)
-			ss_add(&blocked, parent_of(without[p].v[i]));
-		ss_sort_uniq(&blocked);
+			strset_take(&blocked, parent_of(without[p].v[i]));
+		strset_sort(&blocked);
 		for (size_t i = 0; i < ntree; i++) {
 			/* not blocked: the workload made what is there */
 			char *g = tree_glob_dir(tree[i].dir, writes);
@@ -1161,7 +1134,7 @@ static bool gen_files(const gen_ctx *c, const gen_opts *o, tr_rec **v, size_t n,
 					tree[i].used &= ~(1u << p);
 				free(g), free(gg);
 			}
-		ss_free(&blocked);
+		strset_free(&blocked);
 		for (size_t i = 0; writes && i < without[p].n; i++)
 			if (glob_covers(&per[p], without[p].v[i])) {
 				buf d;
@@ -1169,16 +1142,16 @@ static bool gen_files(const gen_ctx *c, const gen_opts *o, tr_rec **v, size_t n,
 				buf_puts(&d, "  deny file ");
 				src_string(&d, without[p].v[i]);
 				buf_printf(&d, " %s;\n", file_perms[p]);
-				ss_add(&denies, buf_cstr(&d));
+				strset_take(&denies, buf_cstr(&d));
 			}
-		ss_free(&without[p]);
+		strset_free(&without[p]);
 		if (p == 0)
 			listed = listing_rules(c, &anchors, &per[p], &listings);
 		for (size_t i = 0; i < per[p].n; i++)
-			ss_add(&all, xasprintf("%s\x01%d", per[p].v[i], p));
-		ss_free(&per[p]);
+			strset_take(&all, xasprintf("%s\x01%d", per[p].v[i], p));
+		strset_free(&per[p]);
 	}
-	ss_sort_uniq(&all);
+	strset_sort(&all);
 	owned_notes(tree, ntree, scratch, out);
 	for (size_t i = 0; i < ncwd; i++) {
 		if (!cwd_used[i])
@@ -1208,18 +1181,18 @@ static bool gen_files(const gen_ctx *c, const gen_opts *o, tr_rec **v, size_t n,
 		buf_puts(out, ";\n");
 		i = j;
 	}
-	ss_free(&all);
-	ss_free(&anchors);
+	strset_free(&all);
+	strset_free(&anchors);
 	if (listings.len)
 		buf_put(out, listings.data, listings.len);
 	buf_free(&listings);
 	if (denies.n) {
-		ss_sort_uniq(&denies);
+		strset_sort(&denies);
 		buf_puts(out, "  # Seen only read inside a directory generalised for writing: kept so.\n");
 		for (size_t i = 0; i < denies.n; i++)
 			buf_puts(out, denies.v[i]);
 	}
-	ss_free(&denies);
+	strset_free(&denies);
 	return listed;
 }
 
@@ -1298,12 +1271,12 @@ static void gen_net(const gen_ctx *c, const gen_opts *o, tr_rec **v, size_t n, b
 			continue;
 		char *st = net_stmt(c, v[i]);
 		if (st)
-			ss_add(&s, st);
+			strset_take(&s, st);
 	}
-	ss_sort_uniq(&s);
+	strset_sort(&s);
 	for (size_t i = 0; i < s.n; i++)
 		buf_puts(out, s.v[i]);
-	ss_free(&s);
+	strset_free(&s);
 }
 
 static void gen_mounts(const gen_ctx *c, const gen_opts *o, tr_rec **v, size_t n, buf *out)
@@ -1347,13 +1320,13 @@ static void gen_caps(const gen_ctx *c, const gen_opts *o, tr_rec **v, size_t n, 
 		ev.u.cap.cap = cap_from_name(v[i]->f[0]);
 		if (ev.u.cap.cap < 0 || base_allows(c, &ev))
 			continue;
-		ss_add(&s, xstrdup(v[i]->f[0]));
+		strset_add(&s, v[i]->f[0]);
 	}
-	ss_sort_uniq(&s);
+	strset_sort(&s);
 	for (size_t i = 0; i < s.n; i++)
 		buf_printf(out, "%s%s%s", i ? ", " : "  allow capability ", s.v[i],
 			   i + 1 == s.n ? ";\n" : "");
-	ss_free(&s);
+	strset_free(&s);
 }
 
 static void gen_header(const trace *t, tr_rec **v, size_t n, buf *out)
