@@ -612,3 +612,47 @@ const char *bpfb_validate(const uint32_t *w, size_t nw)
 		e = check_dfa(w, nw, &h->mount, (const uint8_t *)(w + POLC_CLS_MOUNT_OFF), 1);
 	return e;
 }
+
+static bool decides(uint32_t dec)
+{
+	return POLC_DEC_VERDICT(dec) != POLC_V_ALLOW;
+}
+
+/* Channels any accept entry of d decides: every entry, reachable or not
+ * (an unreachable one only costs an attached program). */
+static uint32_t dfa_needs(const uint32_t *w, const struct polc_dfa *d)
+{
+	uint32_t m = 0;
+	for (uint64_t i = 0; i < (uint64_t)d->nentries * d->nchan; i++)
+		if (decides(w[d->entries + i]))
+			m |= 1u << (i % d->nchan);
+	return m;
+}
+
+uint32_t bpfb_needs(const uint32_t *w, size_t nw)
+{
+	(void)nw;
+	const struct polc_hdr *h = (const void *)w;
+	uint32_t m = dfa_needs(w, &h->file) & BPFB_NEEDS_CHANS;
+	if (decides(h->defaults[POLC_D_FILE]))
+		m |= BPFB_NEEDS_CHANS & ~(1u << POLC_CH_EXEC);
+	if (decides(h->defaults[POLC_D_EXEC]))
+		m |= 1u << POLC_CH_EXEC;
+	if (dfa_needs(w, &h->mount) || decides(h->defaults[POLC_D_MOUNT]))
+		m |= BPFB_NEEDS_MOUNT;
+	for (int c = 0; c < 64; c++)
+		if (decides(h->caps[c]))
+			m |= BPFB_NEEDS_CAP;
+	if (decides(h->defaults[POLC_D_CAP]))
+		m |= BPFB_NEEDS_CAP;
+	if (decides(h->ptrace[0]) || decides(h->ptrace[1]) || decides(h->defaults[POLC_D_PTRACE]))
+		m |= BPFB_NEEDS_PTRACE;
+	if (decides(h->signal) || decides(h->defaults[POLC_D_SIGNAL]))
+		m |= BPFB_NEEDS_SIGNAL;
+	if (decides(h->defaults[POLC_D_NET]))
+		m |= BPFB_NEEDS_NET;
+	for (uint32_t i = 0; i < h->nnet; i++)
+		if (decides(w[h->net + i * POLC_NET_WORDS + 7]))
+			m |= BPFB_NEEDS_NET;
+	return m;
+}

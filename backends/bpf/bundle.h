@@ -58,6 +58,21 @@ const char *bpfb_parse(const void *data, size_t len, bpf_bundle *out);
 /* Check a blob's header and every offset/index (used by bpfb_parse). */
 const char *bpfb_validate(const uint32_t *w, size_t nwords);
 
+/* What a blob can decide other than allow, per class of enforcer hook: a
+ * BPFB_NEEDS_* mask. A class outside it allows every event it sees under
+ * this blob (audit mode included: an audit is not an allow), so the loader
+ * need not attach its programs for this policy. Only reads what
+ * bpfb_validate() checked. */
+enum {
+	BPFB_NEEDS_CHANS = (1u << POLC_NCHAN) - 1,   /* bit c: file DFA channel c */
+	BPFB_NEEDS_MOUNT = 1u << POLC_NCHAN,
+	BPFB_NEEDS_CAP = 1u << (POLC_NCHAN + 1),
+	BPFB_NEEDS_PTRACE = 1u << (POLC_NCHAN + 2),
+	BPFB_NEEDS_SIGNAL = 1u << (POLC_NCHAN + 3),
+	BPFB_NEEDS_NET = 1u << (POLC_NCHAN + 4),
+};
+uint32_t bpfb_needs(const uint32_t *w, size_t nwords);
+
 void bpfb_json(const bpf_bundle *b, buf *out);
 void bpfb_get_stats(const bpf_bundle *b, bpfb_stats *st);
 

@@ -113,6 +113,140 @@ static void close_fds(int fds[M_N])
 			close(fds[i]);
 }
 
+/* What each enforcer program decides (enforcer.bpf.c), as BPFB_NEEDS_*
+ * classes. A program is attached when the first loaded policy decides one
+ * of its classes (bpfb_needs) and stays attached until the enforcer goes:
+ * until then it would allow every event it sees, and a task that no policy
+ * needs it for pays nothing for it. HOOK_ALWAYS: attached with the
+ * enforcer: its own protection (its maps, programs and pins; a confined
+ * task leaving its cgroup, which file_open and task_alloc refuse). */
+#define HOOK_ALWAYS 0u
+#define NEEDS_WRITE (1u << POLC_CH_WRITE)
+static const struct {
+	const char *prog;
+	uint32_t needs;
+} hook_needs_table[] = {
+	{ "polc_bpf_map", HOOK_ALWAYS },
+	{ "polc_bpf_prog", HOOK_ALWAYS },
+	{ "polc_bpf", HOOK_ALWAYS },
+	{ "polc_inode_unlink", HOOK_ALWAYS },
+	{ "polc_inode_rename", HOOK_ALWAYS },
+	{ "polc_task_alloc", HOOK_ALWAYS },
+	{ "polc_file_open", HOOK_ALWAYS },
+	{ "polc_path_mknod", NEEDS_WRITE },
+	{ "polc_path_mkdir", NEEDS_WRITE },
+	{ "polc_path_rmdir", NEEDS_WRITE },
+	{ "polc_path_unlink", NEEDS_WRITE },
+	{ "polc_path_symlink", NEEDS_WRITE },
+	{ "polc_path_truncate", NEEDS_WRITE },
+	{ "polc_path_chmod", NEEDS_WRITE },
+	{ "polc_path_chown", NEEDS_WRITE },
+	/* the link channel, and the new-name rule over every content channel */
+	{ "polc_path_link", BPFB_NEEDS_CHANS },
+	{ "polc_path_rename", BPFB_NEEDS_CHANS },
+	{ "polc_mmap_file", 1u << POLC_CH_MMAP },
+	{ "polc_file_mprotect", 1u << POLC_CH_MMAP },
+	{ "polc_file_lock", 1u << POLC_CH_LOCK },
+	{ "polc_bprm_check", 1u << POLC_CH_EXEC },
+	{ "polc_sb_mount", BPFB_NEEDS_MOUNT },
+	{ "polc_move_mount", BPFB_NEEDS_MOUNT },
+	{ "polc_sb_umount", BPFB_NEEDS_MOUNT },
+	{ "polc_sb_pivotroot", BPFB_NEEDS_MOUNT },
+	{ "polc_capable", BPFB_NEEDS_CAP },
+	{ "polc_ptrace", BPFB_NEEDS_PTRACE },
+	{ "polc_task_kill", BPFB_NEEDS_SIGNAL },
+	{ "polc_socket_create", BPFB_NEEDS_NET },
+	{ "polc_socket_connect", BPFB_NEEDS_NET },
+	{ "polc_socket_bind", BPFB_NEEDS_NET },
+	{ "polc_socket_listen", BPFB_NEEDS_NET },
+	{ "polc_socket_accept", BPFB_NEEDS_NET },
+	{ "polc_socket_sendmsg", BPFB_NEEDS_NET },
+};
+
+/* A program the table does not name is always attached: never less
+ * enforcement than before the table knew of it. */
+static uint32_t hook_needs(const char *prog)
+{
+	for (size_t i = 0; i < sizeof hook_needs_table / sizeof *hook_needs_table; i++)
+		if (!strcmp(hook_needs_table[i].prog, prog))
+			return hook_needs_table[i].needs;
+	return HOOK_ALWAYS;
+}
+
+int bpfl_check_hooks(char *err, size_t n)
+{
+	libbpf_set_print(libbpf_quiet);
+	struct polc_enforcer *skel = polc_enforcer__open();
+	if (!skel) {
+		seterr(err, n, "cannot open the enforcer program: %s", strerror(errno));
+		return -1;
+	}
+	size_t known = 0, nt = sizeof hook_needs_table / sizeof *hook_needs_table;
+	int r = 0;
+	struct bpf_program *prog;
+	bpf_object__for_each_program(prog, skel->obj) {
+		const char *name = bpf_program__name(prog);
+		size_t i = 0;
+		while (i < nt && strcmp(hook_needs_table[i].prog, name))
+			i++;
+		if (i == nt) {
+			seterr(err, n, "enforcer program %s is not in loader.c's hook table", name);
+			r = -1;
+			break;
+		}
+		known++;
+	}
+	if (!r && known != nt) {
+		seterr(err, n, "loader.c's hook table names %zu programs, the enforcer has %zu", nt,
+		       known);
+		r = -1;
+	}
+	polc_enforcer__destroy(skel);
+	return r;
+}
+
+static void pin_path(char *p, size_t n, const char *kind, const char *prog)
+{
+	snprintf(p, n, "%s/%s%s", BPFL_PIN_DIR, kind, prog);
+}
+
+/* Attach the pinned program prog, and pin the link so that it stays
+ * attached; already attached is success. */
+static int attach_pinned(const char *prog, char *err, size_t n)
+{
+	char lp[256], pp[256];
+	pin_path(lp, sizeof lp, "link_", prog);
+	if (access(lp, F_OK) == 0)
+		return EXIT_OK;
+	pin_path(pp, sizeof pp, "prog_", prog);
+	int pfd = bpf_obj_get(pp);
+	int lfd = pfd < 0 ? -1 : bpf_raw_tracepoint_open(NULL, pfd);
+	int e = errno;
+	if (lfd >= 0 && bpf_obj_pin(lfd, lp) < 0)
+		e = errno;
+	else if (lfd >= 0)
+		e = 0;
+	if (lfd >= 0)
+		close(lfd);   /* the pin keeps it attached */
+	if (pfd >= 0)
+		close(pfd);
+	if (e) {
+		seterr(err, n, "cannot attach %s: %s", prog, strerror(e));
+		return EXIT_SYSTEM;
+	}
+	return EXIT_OK;
+}
+
+/* Attach every program a policy deciding `needs` relies on. */
+static int attach_needed(uint32_t needs, char *err, size_t n)
+{
+	for (size_t i = 0; i < sizeof hook_needs_table / sizeof *hook_needs_table; i++)
+		if ((hook_needs_table[i].needs & needs) &&
+		    attach_pinned(hook_needs_table[i].prog, err, n) != EXIT_OK)
+			return EXIT_SYSTEM;
+	return EXIT_OK;
+}
+
 /* Load, attach and pin the enforcer; all or nothing. */
 static int install_enforcer(char *err, size_t n)
 {
@@ -159,15 +293,16 @@ static int install_enforcer(char *err, size_t n)
 	struct bpf_program *prog;
 	bpf_object__for_each_program(prog, skel->obj) {
 		char p[256];
-		struct bpf_link *l = bpf_program__attach(prog);
-		snprintf(p, sizeof p, "%s/link_%s", BPFL_PIN_DIR, bpf_program__name(prog));
-		if (!l || bpf_link__pin(l, p)) {
-			seterr(err, n, "cannot attach %s: %s", bpf_program__section_name(prog),
+		const char *name = bpf_program__name(prog);
+		pin_path(p, sizeof p, "prog_", name);
+		if (bpf_program__pin(prog, p)) {
+			seterr(err, n, "cannot pin %s: %s", bpf_program__section_name(prog),
 			       strerror(errno));
-			bpf_link__destroy(l);
 			goto fail;
 		}
-		bpf_link__destroy(l);   /* the pin keeps it attached */
+		if (hook_needs(name) == HOOK_ALWAYS &&
+		    attach_pinned(name, err, n) != EXIT_OK)
+			goto fail;
 	}
 	for (int i = 0; i < M_N; i++) {
 		char p[256];
@@ -190,7 +325,7 @@ static bool pinned_layout_ours(void)
 {
 	FILE *f = fopen(LAYOUT_FILE, "r");
 	unsigned v = 0;
-	bool ours = f && fscanf(f, "%u", &v) == 1 && v == POLC_BLOB_VERSION;
+	bool ours = f && fscanf(f, "%u", &v) == 1 && v == BPFL_ENFORCER_ABI;
 	if (f)
 		fclose(f);
 	return ours;
@@ -224,7 +359,7 @@ static int ensure_enforcer(int fds[M_N], char *err, size_t n)
 		if (held) {
 			seterr(err, n, "the enforcer pinned in %s reads another bundle layout than this "
 			       "polc's (%u) and %s: unload them with the polc that loaded them, "
-			       "then load again", BPFL_PIN_DIR, POLC_BLOB_VERSION,
+			       "then load again", BPFL_PIN_DIR, BPFL_ENFORCER_ABI,
 			       held < 0 ? "its policy map cannot be read" : "holds policies in force");
 			return EXIT_SYSTEM;
 		}
@@ -235,7 +370,7 @@ static int ensure_enforcer(int fds[M_N], char *err, size_t n)
 	if (r != EXIT_OK)
 		return r;
 	char v[16];
-	int len = snprintf(v, sizeof v, "%u\n", POLC_BLOB_VERSION);
+	int len = snprintf(v, sizeof v, "%u\n", BPFL_ENFORCER_ABI);
 	mkdir(BPFL_STATE_DIR, 0755);
 	if (write_file_atomic(LAYOUT_FILE, v, (size_t)len) < 0) {
 		seterr(err, n, "cannot write %s: %s", LAYOUT_FILE, strerror(errno));
@@ -356,6 +491,13 @@ static int load_locked(const bpf_bundle *b, const char *cg, char *err, size_t n)
 		}
 	}
 	free(c);
+	/* the programs first: once the cgroup entry is written, the policy is in force */
+	r = attach_needed(bpfb_needs(b->w, b->nwords), err, n);
+	if (r != EXIT_OK) {
+		drop_policy(fds, id);
+		close_fds(fds);
+		return r;
+	}
 	if (save_state(b, id, cg) < 0 ||
 	    bpf_map_update_elem(fds[M_CGROUPS], &cgid, &id, BPF_ANY) < 0) {
 		seterr(err, n, "cannot enable the policy on %s: %s", cg, strerror(errno));
@@ -542,8 +684,15 @@ int bpfl_status(FILE *out, char *err, size_t n)
 		}
 	}
 	uint32_t zero = 0;
-	fprintf(out, "%d policies loaded; enforcer pinned at %s; %llu log records dropped\n",
-		count, BPFL_PIN_DIR, percpu_sum(fds[M_DROPS], &zero));
+	size_t nt = sizeof hook_needs_table / sizeof *hook_needs_table, linked = 0;
+	for (size_t i = 0; i < nt; i++) {
+		char p[256];
+		pin_path(p, sizeof p, "link_", hook_needs_table[i].prog);
+		linked += access(p, F_OK) == 0;
+	}
+	fprintf(out, "%d policies loaded; enforcer pinned at %s, %zu of its %zu programs attached "
+		"(those the policies need); %llu log records dropped\n",
+		count, BPFL_PIN_DIR, linked, nt, percpu_sum(fds[M_DROPS], &zero));
 	close_fds(fds);
 	(void)err;
 	(void)n;

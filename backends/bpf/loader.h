@@ -12,7 +12,9 @@
  *        the kernel refuses the program (EPERM on hosts without BPF LSM)
  *        nothing stays pinned and the error is one line. Tasks outside
  *        every enforced cgroup are never affected (the program returns
- *        before reading any policy).
+ *        before reading any policy). A program is attached once a loaded
+ *        policy decides something it mediates (bpfb_needs), before that
+ *        policy is in force; the enforcer's own protection always is.
  */
 #ifndef POLC_BPF_LOADER_H
 #define POLC_BPF_LOADER_H
@@ -23,6 +25,12 @@
 
 #define BPFL_PIN_DIR "/sys/fs/bpf/polc"
 #define BPFL_STATE_DIR "/run/polc"
+
+/* What a polc and the pinned enforcer must agree on before it feeds it
+ * bundles, recorded in BPFL_STATE_DIR/enforcer.layout: the blob layout, and
+ * that programs are attached on demand (a polc that attached them all at
+ * install would load policies under programs never attached). */
+#define BPFL_ENFORCER_ABI (POLC_BLOB_VERSION * 16u + 1u)
 
 /* Each returns an exit code of base/base.h and, on failure, a one-line
  * reason in err. */
@@ -43,6 +51,11 @@ bpfl_events *bpfl_events_open(bpfl_event_fn fn, void *ctx, char *err, size_t err
 int bpfl_events_poll(bpfl_events *ev, int timeout_ms);
 unsigned long long bpfl_events_dropped(bpfl_events *ev);   /* records lost so far */
 void bpfl_events_close(bpfl_events *ev);
+
+/* Check that loader.c's table of what each enforcer program decides names
+ * exactly the enforcer's programs: 0, or -1 with err set. Unprivileged
+ * (opens the object, loads nothing). */
+int bpfl_check_hooks(char *err, size_t errlen);
 
 /* The cgroup v2 mount point (the unified hierarchy): 0, or -1 if none. */
 int bpfl_cgroup_root(char *out, size_t n);

@@ -21,6 +21,7 @@
 
 #include "compiler/compile.h"
 #include "backends/bpf/bundle.h"
+#include "backends/bpf/loader.h"
 #include "front_util.h"
 
 #if defined(__SANITIZE_ADDRESS__)
@@ -190,6 +191,22 @@ static size_t event_path_len(const ir_event *ev)
 
 static int rank(ir_verdict v) { return v == IR_KILL ? 3 : (int)v; }
 
+/* The bpfb_needs class of the hook that sees ev (loader.c attaches a hook
+ * only for the classes some loaded policy needs). */
+static uint32_t needs_class(const ir_event *ev)
+{
+	switch (ev->domain) {
+	case IR_FILE: return 1u << __builtin_ctz(ev->u.file.perm);   /* IR_PERM_* = POLC_CH_* */
+	case IR_EXEC: return 1u << POLC_CH_EXEC;
+	case IR_MOUNT: return BPFB_NEEDS_MOUNT;
+	case IR_CAPABILITY: return BPFB_NEEDS_CAP;
+	case IR_NETWORK: return BPFB_NEEDS_NET;
+	case IR_PTRACE: return BPFB_NEEDS_PTRACE;
+	case IR_SIGNAL: return BPFB_NEEDS_SIGNAL;
+	default: return 0;
+	}
+}
+
 static long total_events;
 
 /* Lower, round-trip through bytes, and compare on nev events. */
@@ -213,11 +230,16 @@ static void check_policy_n(const ir_policy *p, const char *what, int nev, bpfb_s
 	assert_memory_equal(b.w, b0.w, b.nwords * 4);
 	globs gs;
 	collect(p, &gs);
+	uint32_t needs = bpfb_needs(b.w, b.nwords);
 	static char path[POLC_PATH_MAX + 200];
 	for (int i = 0; i < nev; i++) {
 		ir_event ev;
 		gen_event(p, &gs, &ev, path, sizeof path);
 		ir_decision want = ir_decide(p, &ev);
+		if (want.verdict != IR_ALLOW && !(needs & needs_class(&ev)))
+			fail_msg("%s: a %s event is decided %s, but the bundle does not need its hook "
+				 "(needs 0x%x)", what, ir_domain_name(ev.domain),
+				 ir_verdict_name(want.verdict), needs);
 		uint32_t got = bpfb_eval(b.w, b.nwords, &ev);
 		ir_verdict gv = (ir_verdict)POLC_DEC_VERDICT(got);
 		/* a directory is walked as "path/" too: one byte more */
@@ -407,6 +429,52 @@ static void test_corrupt(void **state)
 	diag_free(&d);
 }
 
+/* loader.c's table of what each program decides names exactly the
+ * enforcer's programs (a new hook must say when it is needed). */
+static void test_hook_table(void **state)
+{
+	(void)state;
+	char err[256];
+	if (bpfl_check_hooks(err, sizeof err) < 0)
+		fail_msg("%s", err);
+}
+
+/* A policy that decides nothing needs no hook; one deny needs its class. */
+static void test_needs(void **state)
+{
+	(void)state;
+	static const struct { const char *src; uint32_t needs; } cases[] = {
+		{ "policy a { use always-allow; }", 0 },
+		{ "policy a { deny file \"/x\" read; }", 1u << POLC_CH_READ },
+		{ "policy a { deny exec \"/x\"; }", 1u << POLC_CH_EXEC },
+		{ "policy a { deny network tcp connect; }", BPFB_NEEDS_NET },
+		{ "policy a { deny capability sys_admin; }", BPFB_NEEDS_CAP },
+		{ "policy a { mode audit; deny capability sys_admin; }", BPFB_NEEDS_CAP },
+		{ "policy a { deny syscall ptrace; }", 0 },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		diag_ctx d;
+		diag_init(&d);
+		ir_program prog;
+		memset(&prog, 0, sizeof prog);
+		compile_opts o;
+		memset(&o, 0, sizeof o);
+		if (polc_compile_text("needs.pol", cases[i].src, &o, &d, &prog) < 0 || d.nerrors) {
+			diag_print(&d, stderr, false);
+			fail_msg("%s does not compile", cases[i].src);
+		}
+		bpf_bundle b;
+		bpfb_stats st;
+		assert_int_equal(bpfb_lower(prog.policies[0], NULL, &b, &st, &d), 0);
+		uint32_t got = bpfb_needs(b.w, b.nwords);
+		if (got != cases[i].needs)
+			fail_msg("%s: needs 0x%x, want 0x%x", cases[i].src, got, cases[i].needs);
+		bpfb_free(&b);
+		ir_program_free(&prog);
+		diag_free(&d);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -414,6 +482,8 @@ int main(void)
 		cmocka_unit_test(test_policies),
 		cmocka_unit_test(test_beyond_16_bits),
 		cmocka_unit_test(test_corrupt),
+		cmocka_unit_test(test_hook_table),
+		cmocka_unit_test(test_needs),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

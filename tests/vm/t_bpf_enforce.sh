@@ -4,12 +4,13 @@
 # denied, connect to an address denied inside `unshare -n` / sibling
 # address allowed), a process outside the cgroup is unaffected while the
 # policy is loaded, `mode audit` denies nothing but counts, status names
-# the statements, and `polc run` cleans up its cgroup and unloads.
+# the statements, `polc run` cleans up its cgroup and unloads, and the
+# enforcer's programs are attached only when a loaded policy needs them.
 SRC=${SRC:-$(cd "$(dirname "$0")/../.." && pwd)}
 POLC=${POLC:-$SRC/${BUILD:-build}/polc}
 if [ "${1:-}" != --inside ]; then
 	. "$SRC/tests/vm/lab.sh"
-	in_lab --timeout 240 --env POLC="$POLC" --env SRC="$SRC" \
+	in_lab --timeout 420 --env POLC="$POLC" --env SRC="$SRC" \
 		-- unshare -n sh "$SRC/tests/vm/t_bpf_enforce.sh" --inside
 fi
 
@@ -108,8 +109,12 @@ ls -d /sys/fs/cgroup/polc-run-* 2>/dev/null && { echo "FAIL polc run left its cg
 # in its pinned map, load refuses; with none, the enforcer is replaced and
 # the deny holds
 $POLC load $T/p.bpfpol --cgroup /sys/fs/cgroup/polc-other
-check "layout recorded" "$(sed -n 's/^#define POLC_BLOB_VERSION \([0-9]*\)u.*/\1/p' $SRC/backends/bpf/bpf_layout.h)" "$(cat /run/polc/enforcer.layout)"
-echo 2 >/run/polc/enforcer.layout
+v=$(sed -n 's/^#define POLC_BLOB_VERSION \([0-9]*\)u.*/\1/p' $SRC/backends/bpf/bpf_layout.h)
+check "layout recorded" $((v * 16 + 1)) "$(cat /run/polc/enforcer.layout)"
+# a polc of this bundle layout that attached every program at install
+# (it recorded the bare layout) would load policies under programs never
+# attached: another layout too
+echo $v >/run/polc/enforcer.layout
 mkdir -p /sys/fs/cgroup/polc-audit
 $POLC load $T/a.bpfpol --cgroup /sys/fs/cgroup/polc-audit 2>$T/layout.err
 check "other layout with a policy: refused" 3 $?
@@ -128,6 +133,34 @@ done
 check "other layout's policies unloaded" 0 "$(bpftool -j map dump pinned $CG_MAP | $PY -c 'import json,sys; print(len(json.load(sys.stdin)))')"
 $POLC run --target bpf $T/p.pol -- $PY $T/probe.py $T/lab >$T/re.out 2>$T/re.err
 check "replaced enforcer read-secret" EPERM "$(got read-secret $T/re.out)"
+$POLC unload 2>/dev/null
+
+# 6. programs are attached on demand: a policy denying one file read has
+# the enforcer's own protection and the file-read programs attached, no
+# exec, mmap, capability or network program; loading a policy that decides
+# those attaches them before it is in force
+linked() { [ -e /sys/fs/bpf/polc/link_$1 ] && echo attached || echo absent; }
+printf 'policy fo {\n  deny file "%s/lab/secret" read;\n}\n' $T >$T/fo.pol
+$POLC build --target bpf -o $T/fo.bpfpol $T/fo.pol 2>/dev/null
+mkdir -p /sys/fs/cgroup/polc-fo
+$POLC load $T/fo.bpfpol --cgroup /sys/fs/cgroup/polc-fo
+for p in polc_bpf polc_bpf_map polc_task_alloc polc_file_open polc_path_rename; do
+	check "file-read policy: $p" attached "$(linked $p)"
+done
+for p in polc_bprm_check polc_mmap_file polc_capable polc_socket_connect polc_socket_sendmsg \
+	 polc_sb_mount polc_path_unlink; do
+	check "file-read policy: $p" absent "$(linked $p)"
+done
+sh -c "echo \$\$ > /sys/fs/cgroup/polc-fo/cgroup.procs; exec $PY $T/probe.py $T/lab" >$T/fo.out 2>&1
+check "file-read policy read-secret" EPERM "$(got read-secret $T/fo.out)"
+check "file-read policy exec-id" ok "$(got exec-id $T/fo.out)"
+$POLC run --target bpf $T/p.pol -- $PY $T/probe.py $T/lab >$T/od.out 2>$T/od.err
+for k in read-secret exec-id chown connect-denied; do
+	check "then the full policy: $k" EPERM "$(got $k $T/od.out)"
+done
+for p in polc_bprm_check polc_capable polc_socket_connect polc_socket_sendmsg; do
+	check "after the full policy: $p" attached "$(linked $p)"
+done
 $POLC unload 2>/dev/null
 
 [ $bad = 0 ] && echo ALL-OK
