@@ -631,6 +631,17 @@ static op_result run_once(const lsm_confine *c, const ir_event *ev, enum run_mod
 	return r;
 }
 
+/* "ok", or the errno's name (a skipped or unreachable run: "skipped") */
+static const char *result_name(const op_result *r)
+{
+	if (r->skip || r->inconclusive)
+		return "skipped";
+	if (r->ok)
+		return "ok";
+	const char *n = strerrorname_np(r->err);
+	return n ? n : "error";
+}
+
 static bool same(const op_result *a, const op_result *b)
 {
 	return a->ok == b->ok && (a->ok || a->err == b->err);
@@ -739,8 +750,13 @@ outcome lsm_probe_run(const lsm_confine *c, const ir_event *ev)
 		/* A difference must hold twice: a loopback address that was not
 		 * ready yet must not pass for a denial. */
 		op_result base2 = run_once(c, ev, RUN_BASE), got2 = run_once(c, ev, RUN_CONFINED);
-		if (!same(&base2, &base) || !same(&got2, &got))
-			return judged(OUT_ERROR, 0, "%s", "unstable: two runs ended differently");
+		if (!same(&base2, &base) || !same(&got2, &got)) {
+			char why[sizeof ((outcome *)0)->text];
+			snprintf(why, sizeof why, "unstable: two runs ended differently (unconfined "
+				 "%s then %s, confined %s then %s)", result_name(&base),
+				 result_name(&base2), result_name(&got), result_name(&got2));
+			return judged(OUT_ERROR, 0, "%s", why);
+		}
 	}
 	outcome o;
 	if (got.inconclusive)
