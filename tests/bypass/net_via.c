@@ -9,16 +9,41 @@
  *   sendmsg    sendmsg() with msg_name on an unconnected UDP socket
  *   mptcp      connect() on an AF_INET MPTCP socket (TCP on the wire: it
  *              falls back to plain TCP towards a TCP-only peer)
+ *   sendmmsg   sendmmsg() of one message with msg_name (UDP)
+ *   sctp       connect() on an AF_INET SCTP socket (sctp.ko autoloads)
+ *   sctp-connectx  setsockopt(SCTP_SOCKOPT_CONNECTX) with the address: the
+ *              kernel connects the association without connect(2)
+ *              (net/sctp/socket.c: __sctp_setsockopt_connectx calls only
+ *              security_sctp_bind_connect, never security_socket_connect;
+ *              not an attempt of t_bypass: it passes the BPF enforcer)
+ *   sctp-sendmsg  sendmsg() with msg_name on a one-to-many SCTP socket
+ *              (SOCK_SEQPACKET): the association is made by the send
+ *   uring-connect  IORING_OP_CONNECT
+ *   raw-hdrincl  a UDP datagram to IPV4:PORT in a hand-made IP header, sent
+ *              on a SOCK_RAW/IPPROTO_RAW socket with msg_name 127.0.0.1 (the
+ *              route follows msg_name, the packet the header); a UDP socket
+ *              bound to IPV4:PORT first must receive it: "ok" if it did,
+ *              EAGAIN if nothing came (IPV4 must be on lo; not an attempt of
+ *              t_bypass: it passes the BPF enforcer)
  */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <netinet/ip.h>
+#include <netinet/udp.h>
+#include <linux/sctp.h>
+
+#ifndef SOL_SCTP
+#define SOL_SCTP 132   /* IPPROTO_SCTP: glibc has no netinet/sctp.h */
+#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/time.h>
 #include <unistd.h>
+#include "uring.h"
 
 #ifndef MSG_FASTOPEN
 #define MSG_FASTOPEN 0x20000000
@@ -33,6 +58,44 @@ static int done(long r, const char *step)
 	printf("%s\n", strerrorname_np(errno) ? strerrorname_np(errno) : "E?");
 	fprintf(stderr, "net_via: %s: %s\n", step, strerror(errno));
 	return 1;
+}
+
+/* A UDP datagram to *to in an IP header of our own, routed by msg_name
+ * 127.0.0.1; a socket bound to *to must receive it. */
+static int raw_hdrincl(const struct sockaddr_in *to)
+{
+	int r = socket(AF_INET, SOCK_DGRAM, 0);
+	struct timeval tv = { 1, 0 };
+	if (r < 0 || bind(r, (const struct sockaddr *)to, sizeof *to) < 0 ||
+	    setsockopt(r, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv) < 0)
+		return done(-1, "bind the receiver");
+	int s = socket(AF_INET, SOCK_RAW, IPPROTO_RAW);   /* IP_HDRINCL implied */
+	if (s < 0)
+		return done(-1, "socket SOCK_RAW");
+	struct {
+		struct iphdr ip;
+		struct udphdr udp;
+		char data[4];
+	} pkt;
+	memset(&pkt, 0, sizeof pkt);
+	pkt.ip.version = 4;
+	pkt.ip.ihl = 5;
+	pkt.ip.ttl = 64;
+	pkt.ip.protocol = IPPROTO_UDP;
+	pkt.ip.saddr = htonl(INADDR_LOOPBACK);
+	pkt.ip.daddr = to->sin_addr.s_addr;    /* the kernel fills tot_len, id, check */
+	pkt.udp.source = htons(40000);
+	pkt.udp.dest = to->sin_port;
+	pkt.udp.len = htons(sizeof pkt.udp + sizeof pkt.data);
+	memcpy(pkt.data, "polc", 4);          /* UDP checksum 0: none (IPv4) */
+	struct sockaddr_in via = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	if (sendto(s, &pkt, sizeof pkt, 0, (struct sockaddr *)&via, sizeof via) < 0)
+		return done(-1, "sendto raw");
+	char b[16];
+	ssize_t n = recv(r, b, sizeof b, 0);
+	if (n == 4 && !memcmp(b, "polc", 4))
+		return done(0, "recv");
+	return done(-1, "recv");
 }
 
 int main(int argc, char **argv)
@@ -50,22 +113,48 @@ int main(int argc, char **argv)
 		fprintf(stderr, "net_via: bad address %s\n", argv[2]);
 		return 2;
 	}
+	if (!strcmp(m, "raw-hdrincl"))
+		return raw_hdrincl(&a4);
 	int six = !strcmp(m, "connect6") || !strcmp(m, "udp6");
-	int udp = !strcmp(m, "udp") || !strcmp(m, "udp6") || !strcmp(m, "sendmsg");
+	int udp = !strcmp(m, "udp") || !strcmp(m, "udp6") || !strcmp(m, "sendmsg") ||
+		  !strcmp(m, "sendmmsg");
 	int mptcp = !strcmp(m, "mptcp");
-	int s = socket(six ? AF_INET6 : AF_INET, udp ? SOCK_DGRAM : SOCK_STREAM, mptcp ? IPPROTO_MPTCP : 0);
+	int sctp = !strncmp(m, "sctp", 4);
+	int type = udp ? SOCK_DGRAM : !strcmp(m, "sctp-sendmsg") ? SOCK_SEQPACKET : SOCK_STREAM;
+	int s = socket(six ? AF_INET6 : AF_INET, type, mptcp ? IPPROTO_MPTCP : sctp ? IPPROTO_SCTP : 0);
 	if (s < 0)
 		return done(-1, "socket");
 	struct sockaddr *sa = six ? (struct sockaddr *)&a6 : (struct sockaddr *)&a4;
 	socklen_t sl = six ? sizeof a6 : sizeof a4;
 	char msg[] = "polc";
-	if (!strcmp(m, "connect4") || !strcmp(m, "connect6") || mptcp)
+	if (!strcmp(m, "connect4") || !strcmp(m, "connect6") || mptcp || !strcmp(m, "sctp"))
 		return done(connect(s, sa, sl), "connect");
+	if (!strcmp(m, "sctp-connectx"))
+		return done(setsockopt(s, SOL_SCTP, SCTP_SOCKOPT_CONNECTX, sa, sl),
+			    "setsockopt SCTP_SOCKOPT_CONNECTX");
+	if (!strcmp(m, "uring-connect")) {
+		struct io_uring_sqe sqe;
+		memset(&sqe, 0, sizeof sqe);
+		sqe.opcode = IORING_OP_CONNECT;
+		sqe.fd = s;
+		sqe.addr = (__u64)(unsigned long)sa;
+		sqe.off = sl;
+		int res = 0, r = uring_once(&sqe, &res);
+		if (r < 0 || res < 0)
+			errno = r < 0 ? -r : -res;
+		return done(r < 0 || res < 0 ? -1 : 0, r < 0 ? "io_uring" : "IORING_OP_CONNECT");
+	}
+	if (!strcmp(m, "sendmmsg")) {
+		struct iovec io = { msg, sizeof msg };
+		struct mmsghdr h = { .msg_hdr = { .msg_name = sa, .msg_namelen = sl, .msg_iov = &io,
+						  .msg_iovlen = 1 } };
+		return done(sendmmsg(s, &h, 1, 0) == 1 ? 0 : -1, "sendmmsg");
+	}
 	if (!strcmp(m, "tfo"))
 		return done(sendto(s, msg, sizeof msg, MSG_FASTOPEN, sa, sl), "sendto MSG_FASTOPEN");
 	if (!strcmp(m, "udp") || !strcmp(m, "udp6"))
 		return done(sendto(s, msg, sizeof msg, 0, sa, sl), "sendto");
-	if (!strcmp(m, "sendmsg")) {
+	if (!strcmp(m, "sendmsg") || !strcmp(m, "sctp-sendmsg")) {
 		struct iovec io = { msg, sizeof msg };
 		struct msghdr h = { .msg_name = sa, .msg_namelen = sl, .msg_iov = &io, .msg_iovlen = 1 };
 		return done(sendmsg(s, &h, 0), "sendmsg");

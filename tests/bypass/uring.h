@@ -58,7 +58,7 @@ static int uring_once(const struct io_uring_sqe *sqe, int *res)
 
 /* Report the direct try (rc: its return, <0 failed with errno e), then
  * the io_uring try; returns the exit code described at the top. */
-static int uring_report(const char *what, long direct, int e, const struct io_uring_sqe *sqe)
+__attribute__((unused)) static int uring_report(const char *what, long direct, int e, const struct io_uring_sqe *sqe)
 {
 	if (direct >= 0)
 		printf("direct %s: ok\n", what);

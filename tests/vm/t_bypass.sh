@@ -11,16 +11,17 @@
 # so and names the reason in the comment next to it.
 # The network attempts run in a network namespace made here, with
 # 169.254.169.254 on its lo: nothing leaves the VM (which has no NIC).
-# Duration: one lab boot, 116 attempts: 2 min 48 s under TCG on a loaded host.
+# Duration: one lab boot, 159 attempts: 5 min 49 s to 9 min 16 s under TCG
+# on a host running three other labs (116 took 2 min 48 s on a quieter one).
 SRC=${SRC:-$(cd "$(dirname "$0")/../.." && pwd)}
 BUILD=${BUILD:-build}
 POLC=${POLC:-$SRC/$BUILD/polc}
 if [ "${1:-}" != --inside ]; then
-	for p in open_via net_via map_exec exec_via; do
+	for p in open_via net_via map_exec exec_via name_via mount_via; do
 		[ -x "$SRC/$BUILD/tests/bypass/$p" ] || { echo "FAIL: $BUILD/tests/bypass/$p not built (make test-bins)"; exit 1; }
 	done
 	. "$SRC/tests/vm/lab.sh"
-	in_lab --timeout 420 --env POLC="$POLC" --env SRC="$SRC" \
+	in_lab --timeout 900 --env POLC="$POLC" --env SRC="$SRC" \
 		--env BUILD="$BUILD" -- sh "$SRC/tests/vm/t_bypass.sh" --inside
 fi
 
@@ -35,6 +36,9 @@ echo SECRET >$T/deep/secret/shadow
 cp /usr/bin/true $T/noexec/true
 cp /usr/bin/true $T/nomap/lib
 echo open >$T/open/file
+# a script whose #! interpreter is an exec-denied program
+printf '#!%s\n' $T/noexec/true >$T/w/shebang
+chmod +x $T/w/shebang
 ln $T/secret/shadow $T/w/hardlink   # made before confinement: a limit
 
 cat >$T/bp.pol <<P
@@ -135,8 +139,22 @@ both read-open_tree-dir-nofilerule bpnet ok ok $B/open_via tree-dir $S
 both read-open_tree-dir-closed bpclosed EPERM ok $B/open_via tree-dir $T/open/file
 both read-open_tree-file-closed bpclosed EPERM ok $B/open_via tree-file $T/open/file
 both read-closed-direct bpclosed ok ok $B/open_via direct $T/open/file
+# a file handle opens without a path lookup: the file is named by one of
+# its dentries. Without another name that is its own; $S has the hard link
+# made before confinement, and the open goes through that name (the limit
+# above, reached without knowing the link's path)
+both read-open_by_handle bp EPERM EACCES $B/open_via handle $T/deep/secret/shadow
+both read-open_by_handle-hardlinked bp ok ok $B/open_via handle $S
 printf 'mkdir -p %s/b && mount --bind %s/secret %s/b && cat %s/b/shadow >/dev/null && echo ok || echo denied\n' $T/w $T $T/w $T/w >$T/w/bind.sh
 both bind-mount bp denied denied sh $T/w/bind.sh
+# the new mount API attaches a tree with move_mount (AppArmor 6.1 has no
+# hook for it: its mount statements are partial, said by the build). One
+# target each: a tree attached over the clone would make $T/secret's dentry
+# a mountpoint, which rename refuses (EBUSY) below
+mkdir -p $T/w/m1 $T/w/m2
+both mount-tree-attach bp EPERM ok $B/mount_via tree-attach $T/secret $T/w/m1
+both mount-fsmount-attach bp EPERM ok $B/mount_via fsmount-attach - $T/w/m2
+both mount-tree-attach bpsa EPERM EPERM $B/mount_via tree-attach $T/secret $T/w/m2
 printf 'mkdir -p %s/o %s/u %s/k && mount -t overlay ov -o lowerdir=%s/secret,upperdir=%s/u,workdir=%s/k %s/o && cat %s/o/shadow >/dev/null && echo ok || echo denied\n' $T/w $T/w $T/w $T $T/w $T/w $T/w $T/w >$T/w/overlay.sh
 both overlay-mount bp denied denied sh $T/w/overlay.sh
 # limits no path-based LSM closes: a hard link made before confinement
@@ -146,6 +164,17 @@ both read-hardlink-made-before bp ok ok $B/open_via direct $T/w/hardlink
 exec 3<$S
 both read-fd-passed-in bp ok ok sh -c 'head -c1 <&3 >/dev/null 2>&1 && echo ok || echo denied'
 exec 3<&-
+# a descriptor received over a unix socket from an unconfined process: no
+# open happens in the confined one (the limit docs/language.md states, "a
+# descriptor passed in"). The BPF enforcer has no file_receive program;
+# AppArmor's revalidates a received file but not one an unconfined task
+# opened (aa_file_perm: delegation from unconfined tasks)
+rm -f $T/w/fd.sock
+python3 $SRC/tests/bypass/fd_recv.py send $T/w/fd.sock $S 2 &
+i=0
+while [ ! -S $T/w/fd.sock ] && [ $i -lt 120 ]; do sleep 0.5; i=$((i + 1)); done
+both read-fd-received bp ok ok python3 $SRC/tests/bypass/fd_recv.py recv $T/w/fd.sock
+wait
 # -- executing a denied program --
 both exec-execve bp EPERM EACCES $B/exec_via execve $T/noexec/true
 both exec-execveat bp EPERM EACCES $B/exec_via execveat $T/noexec/true
@@ -162,9 +191,20 @@ both read-dir-renamed bp EPERM ok $N dir-read $S $T/w
 both read-ancestor-renamed bp EPERM ok $N up-read $T/deep/secret/shadow $T/w
 both exec-renamed bp EPERM ok $N rename-exec $T/noexec/true $T/w
 both exec-linked bp EPERM EACCES $N link-exec $T/noexec/true $T/w
+# the same by other doors to rename(2) and link(2)
+for m in exchange whiteout link-empty link-procfd uring-rename uring-link; do
+	both read-new-name-$m bp EPERM EACCES $B/name_via $m $S $T/w
+done
+# -- the kernel runs a denied program as a script's #! interpreter: the
+# BPF enforcer's bprm_check sees each program of an exec (fs/exec.c
+# exec_binprm). AppArmor has no bprm_check and does not check a file opened
+# during an exec (apparmor_file_open): it runs the interpreter, reported,
+# not an attempt here until AppArmor's exec denies say so --
+try exec-shebang-interp bpf bpsa EPERM $B/exec_via execve $T/w/shebang
 # -- mapping a file executable --
 both mmap-exec bp EPERM EACCES $B/map_exec mmap $T/nomap/lib
 both mmap-then-mprotect bp EPERM EACCES $B/map_exec mprotect $T/nomap/lib
+both mmap-read-implies-exec bp EPERM EACCES $B/map_exec implies $T/nomap/lib
 
 # -- reaching a denied address (AppArmor 3 cannot match addresses: partial) --
 cat >$T/w/net.sh <<'N'
@@ -179,6 +219,10 @@ for pol in bp bpnet; do
 	both udp-sendto-$pol $pol EPERM ok unshare -n sh $T/w/net.sh $B/net_via udp $M 53
 	both udp6-mapped-sendto-$pol $pol EPERM ok unshare -n sh $T/w/net.sh $B/net_via udp6 $M 53
 	both udp-sendmsg-$pol $pol EPERM ok unshare -n sh $T/w/net.sh $B/net_via sendmsg $M 53
+	both udp-sendmmsg-$pol $pol EPERM ok unshare -n sh $T/w/net.sh $B/net_via sendmmsg $M 53
+	both io_uring-connect-$pol $pol EPERM ECONNREFUSED unshare -n sh $T/w/net.sh $B/net_via uring-connect $M 80
+	both sctp-connect-$pol $pol EPERM ECONNREFUSED unshare -n sh $T/w/net.sh $B/net_via sctp $M 80
+	both sctp-sendmsg-$pol $pol EPERM ok unshare -n sh $T/w/net.sh $B/net_via sctp-sendmsg $M 80
 	both connect4-other-$pol $pol ECONNREFUSED ECONNREFUSED unshare -n sh $T/w/net.sh $B/net_via connect4 127.0.0.1 80
 	both udp-sendto-other-$pol $pol ok ok unshare -n sh $T/w/net.sh $B/net_via udp 127.0.0.1 53
 done
