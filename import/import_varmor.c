@@ -866,6 +866,20 @@ static void apparmor_raw(vr *r, yaml_node_t *list)
 
 /* ---- bpfRawRules ---- */
 
+/* Open the bpfRawRules entry n (named what): a mapping with these keys
+ * (others warned about), its qualifiers made r->verb, the comment naming
+ * it written. false after an error: skip the entry. */
+static bool bpf_entry(vr *r, yaml_node_t *n, const char *what, const char *const *keys)
+{
+	if (!want_map(r, n, what))
+		return false;
+	check_keys(r, n, what, keys);
+	if (!qualify(r, n, what))
+		return false;
+	comment(r, what, loc_of(r, n).line);
+	return true;
+}
+
 /* permissions: [read|r, write|w, exec|x, append|a, all|*] */
 static bool bpf_perms(vr *r, yaml_node_t *owner, yaml_node_t *list, const char *what, unsigned *pm)
 {
@@ -914,13 +928,9 @@ static void bpf_files(vr *r, yaml_node_t *list, bool processes)
 		yaml_node_t *n = nd(r, b[i]);
 		char what[64];
 		snprintf(what, sizeof what, "%s[%zu]", lname, i);
-		if (!want_map(r, n, what))
-			continue;
 		static const char *const keys[] = { "pattern", "permissions", "qualifiers", NULL };
-		check_keys(r, n, what, keys);
-		if (!qualify(r, n, what))
+		if (!bpf_entry(r, n, what, keys))
 			continue;
-		comment(r, what, loc_of(r, n).line);
 		yaml_node_t *pn = get(r, n, "pattern");
 		const char *pat = pn ? want_str(r, pn, "pattern") : NULL;
 		if (!pn)
@@ -996,13 +1006,9 @@ static void bpf_sockets(vr *r, yaml_node_t *list)
 		yaml_node_t *n = nd(r, b[i]);
 		char what[64];
 		snprintf(what, sizeof what, "bpfRawRules.network.sockets[%zu]", i);
-		if (!want_map(r, n, what))
-			continue;
 		static const char *const keys[] = { "domains", "types", "protocols", "qualifiers", NULL };
-		check_keys(r, n, what, keys);
-		if (!qualify(r, n, what))
+		if (!bpf_entry(r, n, what, keys))
 			continue;
-		comment(r, what, loc_of(r, n).line);
 		const char *dom[48], *typ[8], *pro[8];
 		size_t nd_, nt, np;
 		if (!word_list(r, get(r, n, "domains"), "domains", dom, 48, &nd_) ||
@@ -1099,13 +1105,9 @@ static void bpf_egress(vr *r, yaml_node_t *eg)
 		yaml_node_t *n = nd(r, b[i]);
 		char what[80];
 		snprintf(what, sizeof what, "bpfRawRules.network.egress.toDestinations[%zu]", i);
-		if (!want_map(r, n, what))
-			continue;
 		static const char *const dkeys[] = { "ip", "cidr", "ports", "qualifiers", NULL };
-		check_keys(r, n, what, dkeys);
-		if (!qualify(r, n, what))
+		if (!bpf_entry(r, n, what, dkeys))
 			continue;
-		comment(r, what, loc_of(r, n).line);
 		yaml_node_t *ipn = get(r, n, "ip"), *cn = get(r, n, "cidr");
 		const char *ip = ipn ? want_str(r, ipn, "ip") : NULL;
 		const char *cidr = cn ? want_str(r, cn, "cidr") : NULL;
@@ -1162,13 +1164,9 @@ static void bpf_egress(vr *r, yaml_node_t *eg)
 static void bpf_ptrace(vr *r, yaml_node_t *n)
 {
 	const char *what = "bpfRawRules.ptrace";
-	if (!want_map(r, n, what))
-		return;
 	static const char *const keys[] = { "strictMode", "permissions", "qualifiers", NULL };
-	check_keys(r, n, what, keys);
-	if (!qualify(r, n, what))
+	if (!bpf_entry(r, n, what, keys))
 		return;
-	comment(r, what, loc_of(r, n).line);
 	bool strict;
 	const char *pv[8];
 	size_t np;
@@ -1210,13 +1208,9 @@ static void bpf_mounts(vr *r, yaml_node_t *list)
 		yaml_node_t *n = nd(r, b[i]);
 		char what[64];
 		snprintf(what, sizeof what, "bpfRawRules.mounts[%zu]", i);
-		if (!want_map(r, n, what))
-			continue;
 		static const char *const keys[] = { "sourcePattern", "fstype", "flags", "qualifiers", NULL };
-		check_keys(r, n, what, keys);
-		if (!qualify(r, n, what))
+		if (!bpf_entry(r, n, what, keys))
 			continue;
-		comment(r, what, loc_of(r, n).line);
 		yaml_node_t *sn = get(r, n, "sourcePattern"), *fn = get(r, n, "fstype");
 		const char *src = sn ? want_str(r, sn, "sourcePattern") : NULL;
 		const char *fs = fn ? want_str(r, fn, "fstype") : NULL;
