@@ -453,25 +453,17 @@ static void test_needs(void **state)
 		{ "policy a { deny syscall ptrace; }", 0 },
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
-		diag_ctx d;
-		diag_init(&d);
-		ir_program prog;
-		memset(&prog, 0, sizeof prog);
-		compile_opts o;
-		memset(&o, 0, sizeof o);
-		if (polc_compile_text("needs.pol", cases[i].src, &o, &d, &prog) < 0 || d.nerrors) {
-			diag_print(&d, stderr, false);
+		front_compiled *c = front_compile(cases[i].src, false);
+		if (c->rc < 0 || !c->p)
 			fail_msg("%s does not compile", cases[i].src);
-		}
 		bpf_bundle b;
 		bpfb_stats st;
-		assert_int_equal(bpfb_lower(prog.policies[0], NULL, &b, &st, &d), 0);
+		assert_int_equal(bpfb_lower(c->p, NULL, &b, &st, &c->d), 0);
 		uint32_t got = bpfb_needs(b.w, b.nwords);
 		if (got != cases[i].needs)
 			fail_msg("%s: needs 0x%x, want 0x%x", cases[i].src, got, cases[i].needs);
 		bpfb_free(&b);
-		ir_program_free(&prog);
-		diag_free(&d);
+		front_release(c);
 	}
 }
 
