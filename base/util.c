@@ -192,6 +192,24 @@ void buf_printf(buf *b, const char *fmt, ...)
 	va_end(ap);
 }
 
+int buf_read_file(buf *b, const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return -1;
+	char tmp[65536];
+	size_t n;
+	while ((n = fread(tmp, 1, sizeof tmp, f)) > 0)
+		buf_put(b, tmp, n);
+	int err = ferror(f) ? errno : 0;
+	fclose(f);
+	if (err) {
+		errno = err;
+		return -1;
+	}
+	return 0;
+}
+
 char *buf_cstr(buf *b)
 {
 	xgrow(&b->data, &b->cap, b->len + 1, 1);

@@ -65,6 +65,9 @@ void buf_json_strn(buf *b, const char *s, size_t n);
 void buf_json_str(buf *b, const char *s);
 /* NUL-terminate without counting it in len; returns data. */
 char *buf_cstr(buf *b);
+/* Append the whole file at path to b. 0, or -1 with errno (b may then hold
+ * part of it). */
+int buf_read_file(buf *b, const char *path);
 
 /* The one way every command writes an output file. A regular file (or a
  * new one) is replaced via a temp file in the same directory + rename; "-"

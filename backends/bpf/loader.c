@@ -623,19 +623,11 @@ static void show_policy(FILE *out, int fds[M_N], uint32_t id)
 	bpf_bundle b;
 	memset(&b, 0, sizeof b);
 	state_path(p, sizeof p, id, "bpfpol");
-	f = fopen(p, "rb");
-	if (f) {
-		buf raw;
-		buf_init(&raw);
-		char tmp[65536];
-		size_t k;
-		while ((k = fread(tmp, 1, sizeof tmp, f)) > 0)
-			buf_put(&raw, tmp, k);
-		fclose(f);
-		if (bpfb_parse(raw.data, raw.len, &b))
-			memset(&b, 0, sizeof b);
-		buf_free(&raw);
-	}
+	buf raw;
+	buf_init(&raw);
+	if (buf_read_file(&raw, p) == 0 && bpfb_parse(raw.data, raw.len, &b))
+		memset(&b, 0, sizeof b);
+	buf_free(&raw);
 	const char *name = "?";
 	char nm[128] = "?";
 	if (b.meta) {

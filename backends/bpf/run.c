@@ -27,20 +27,6 @@ static int fail(const char *cmd, int code, const char *msg)
 	return code;
 }
 
-static int read_all(const char *path, buf *out)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return -1;
-	char tmp[65536];
-	size_t n;
-	while ((n = fread(tmp, 1, sizeof tmp, f)) > 0)
-		buf_put(out, tmp, n);
-	int bad = ferror(f);
-	fclose(f);
-	return bad ? -1 : 0;
-}
-
 /* --cgroup PATH / --cgroup=PATH; returns the index of the next argument. */
 static const char *opt_cgroup(int argc, char **argv, int *i)
 {
@@ -67,7 +53,7 @@ int bpf_load_cmd(int argc, char **argv)
 		return fail("load", EXIT_USAGE, "usage: polc load BUNDLE --cgroup PATH");
 	buf raw;
 	buf_init(&raw);
-	if (read_all(file, &raw) < 0) {
+	if (buf_read_file(&raw, file) < 0) {
 		fprintf(stderr, "polc load: cannot read '%s': %s\n", file, strerror(errno));
 		buf_free(&raw);
 		return EXIT_SYSTEM;
