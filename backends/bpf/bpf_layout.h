@@ -7,7 +7,10 @@
  *        under {policy id, chunk index}. Chunk 0 starts with polc_hdr and
  *        holds the byte-class tables; the rest are DFA transitions, per-state
  *        accept words, accept entries and network rules at word offsets named
- *        in the header. Decisions are single u32 words (POLC_DEC_*).
+ *        in the header. The first POLC_FAST_WORDS words are also the policy's
+ *        value in the polc_fast array map (indexed by policy id), which the
+ *        program reads by plain pointer arithmetic; words beyond that window
+ *        are read from their chunk. Decisions are single u32 words (POLC_DEC_*).
  *        polc_net_match() is compiled into both the kernel program and the
  *        userspace evaluator, so the two cannot disagree.
  * Promises: every offset in a valid blob is checked against blob_words by
@@ -23,13 +26,15 @@
 #include <linux/types.h>
 #endif
 
-#define POLC_BLOB_VERSION 3u
+#define POLC_BLOB_VERSION 4u   /* 4: the polc_fast window */
 #define POLC_BLOB_MAGIC 0x504c4342u          /* "PLCB" */
 
 #define POLC_CHUNK_WORDS 1024u                /* one map value: 4 KiB */
 #define POLC_CHUNK_SHIFT 10u
 #define POLC_MAX_CHUNKS 65536u                /* polc_blob max_entries */
 #define POLC_MAX_BLOB_WORDS (1u << 26)        /* 256 MiB: writer refuses more */
+#define POLC_FAST_WORDS 32768u                /* the window: 128 KiB a policy, a
+                                                 multiple of POLC_CHUNK_WORDS */
 
 #define POLC_PATH_MAX 4096u                   /* longest path walked exactly */
 #define POLC_PATH_STEPS 4096u                 /* names + mount crossings when a path
@@ -261,6 +266,7 @@ struct polc_hdr {
 /* ---- maps (names used by the loader) ---- */
 struct polc_blob_key { __u32 policy, chunk; };
 struct polc_chunk { __u32 w[POLC_CHUNK_WORDS]; };
+struct polc_fast { __u32 w[POLC_FAST_WORDS]; };   /* words 0.. of a blob, zero past its end */
 struct polc_cnt_key { __u32 policy, stmt; };
 
 /* Ring-buffer record of one denial or audited event: enough to learn from

@@ -90,6 +90,17 @@ struct {
 	__type(value, struct polc_chunk);
 } polc_blob SEC(".maps");
 
+/* The first POLC_FAST_WORDS words of each policy's blob (header, byte
+ * classes and, for most policies, every DFA word), indexed by policy id: an
+ * array lookup the verifier inlines and then plain loads, where a polc_blob
+ * chunk costs a hash lookup. Words beyond it come from polc_blob (chunk). */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, POLC_MAX_POLICIES + 1);   /* ids 1..POLC_MAX_POLICIES */
+	__type(key, __u32);
+	__type(value, struct polc_fast);
+} polc_fast SEC(".maps");
+
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
 	__uint(max_entries, 65536);
@@ -130,7 +141,7 @@ struct pathbuf {
 	char p[PBUF];
 	char save[128];   /* rename: the source path, for the log record */
 	__u32 pos;        /* build_path: where the path starts (struct walk) */
-	__u32 pad;
+	__u32 tci;        /* walk_step: the chunk index of struct walk's tc */
 	__u64 busy;       /* 1 while a run owns it (pb_claim) */
 };
 struct {
@@ -199,8 +210,23 @@ static __always_inline int policy_of_current(__u32 *pid)
 	return 0;
 }
 
+/* The policy's window (polc_fast), NULL for an id past the map. */
+static __always_inline struct polc_fast *fast_of(__u32 policy)
+{
+	return bpf_map_lookup_elem(&polc_fast, &policy);
+}
+
+/* The chunk holding word idx: in the window a slice of it, else polc_blob's. */
 static __always_inline struct polc_chunk *chunk(__u32 policy, __u32 idx)
 {
+	if (idx < POLC_FAST_WORDS) {
+		struct polc_fast *f = fast_of(policy);
+		if (!f)
+			return 0;
+		barrier_var(f);   /* no arithmetic before the check (6.1 refuses it) */
+		/* the mask changes nothing but gives the verifier its bound */
+		return (struct polc_chunk *)&f->w[idx & (POLC_FAST_WORDS - POLC_CHUNK_WORDS)];
+	}
 	struct polc_blob_key k = { .policy = policy, .chunk = idx >> POLC_CHUNK_SHIFT };
 	return bpf_map_lookup_elem(&polc_blob, &k);
 }
@@ -218,7 +244,7 @@ static __always_inline int word(__u32 policy, __u32 idx, __u32 *out)
 
 static __always_inline int own_map(const struct bpf_map *m)
 {
-	return m == (void *)&polc_cgroups || m == (void *)&polc_blob ||
+	return m == (void *)&polc_cgroups || m == (void *)&polc_blob || m == (void *)&polc_fast ||
 	       m == (void *)&polc_counters || m == (void *)&polc_events ||
 	       m == (void *)&polc_drops || m == (void *)&polc_pbufs;
 }
@@ -376,9 +402,13 @@ static __always_inline int finish(__u32 policy, __u32 mode, __u32 dec, __u64 inf
 /* ---------------------------------------------------------- DFA walk */
 
 /* The map values a walk reads, looked up once per walk_bytes rather than
- * once per byte: the task's path buffer, chunk 0 (the byte classes) and the
- * chunk of the last transition read (a row is rarely in another chunk than
- * its neighbours).
+ * once per byte: the task's path buffer and, for a transition beyond the
+ * window, the chunk of the last one read (a row is rarely in another chunk
+ * than its neighbours; its index is pb->tci). The window (polc_fast: the
+ * byte classes and the transitions in it) is looked up again by each
+ * walk_step (an array lookup the verifier inlines), not kept here:
+ * path_rename holds struct walk copies, and a pointer more in each took its
+ * stack past 512 bytes on 6.1.
  *
  * A bpf_loop callback must not branch on a value its context holds as a
  * constant at the first call: the 6.1 verifier checks a callback once, with
@@ -386,48 +416,95 @@ static __always_inline int finish(__u32 policy, __u32 mode, __u32 dec, __u64 inf
  * dead code. (The transition cache began as NULL: the verifier saw it empty
  * and compiled the callback to look its chunk up on every byte, ~240 guest
  * instructions a byte.) So the cache starts as chunk 0 itself, a pointer,
- * and the path walk keeps its position in the path buffer (map memory). */
+ * its index and the walk's position are read from map memory or set by the
+ * previous step, never constants the verifier could fold. */
 struct walk {
-	__u32 policy, st, ncls, trans, cls_off, len, base, dead, fail, tci;
+	__u32 policy, st, ncls, trans, cls_off, base, end, dead, fail;
 	struct pathbuf *pb;
-	struct polc_chunk *c0, *tc;
+	struct polc_chunk *tc;
 };
 
+#define WALK_BYTES 64   /* path bytes one walk_step reads (unrolled) */
+
+/* Transition word idx from beyond the window: the cached chunk when it holds
+ * idx, else its chunk from polc_blob (cached). 0 when it cannot be read. */
+static __always_inline int trans_beyond(struct walk *w, struct pathbuf *pb, __u64 idx,
+					__u32 *t)
+{
+	struct polc_chunk *tc = w->tc;
+	if (pb->tci != idx >> POLC_CHUNK_SHIFT || !tc) {
+		tc = chunk(w->policy, idx);
+		if (!tc)
+			return 0;
+		w->tc = tc;
+		pb->tci = idx >> POLC_CHUNK_SHIFT;
+	}
+	*t = tc->w[idx & (POLC_CHUNK_WORDS - 1)];
+	return 1;
+}
+
+/* Where a walk_step stopped: its state and position for the next one. */
+#define WALK_STOP(more) do { w->st = st; w->base = pos; return !(more); } while (0)
+
+/* One byte whose transition is in the window, written out WALK_BYTES - 1
+ * times: at the end, or into a dead state, the walk ends; a transition
+ * beyond the window ends the step (the next one reads it from its chunk).
+ * Every exit is a few stores, so the verifier's cost stays linear. */
+#define WB1 do {							\
+		if (pos >= end)						\
+			WALK_STOP(0);					\
+		idx = trans + st * ncls + cls[(__u8)pb->p[pos]];	\
+		if (idx >= POLC_FAST_WORDS)				\
+			WALK_STOP(1);					\
+		t = f->w[idx];						\
+		pos++;							\
+		st = t & ~POLC_TRANS_DEAD;				\
+		if (t & POLC_TRANS_DEAD) {				\
+			w->dead = 1;					\
+			WALK_STOP(0);					\
+		}							\
+	} while (0);
+#define WB3 WB1 WB1 WB1
+#define WB15 WB3 WB3 WB3 WB3 WB3
+#define WB63 WB15 WB15 WB15 WB15 WB3
+_Static_assert(WALK_BYTES == 64, "walk_step reads one byte and WB63");
+
+/* Up to WALK_BYTES bytes of the path from w->base: the first from the
+ * window or its chunk, the rest while their transitions are in the window,
+ * each one load (about 31 guest instructions a byte against 39 when each
+ * loop step read one byte). Returns 1 at the end, in a dead state or on
+ * failure. */
 static long walk_step(__u64 i, void *vctx)
 {
 	struct walk *w = vctx;
 	struct pathbuf *pb = w->pb;
-	struct polc_chunk *c0 = w->c0, *tc;
-	__u32 at = w->base + (__u32)i;
-	if (!pb || !c0 || !w->tc || at >= PBUF) {
+	struct polc_fast *f = fast_of(w->policy);
+	__u64 pos = w->base, end = w->end, st = w->st, trans = w->trans, ncls = w->ncls, idx;
+	__u32 cls_off = w->cls_off, t;
+	/* a path ends at POLC_PATH_MAX + 1 at most ("path/"): pos + WALK_BYTES
+	 * stays in the buffer, one bound for every byte of the step */
+	if (!pb || !w->tc || !f || cls_off > POLC_CHUNK_WORDS - 64 || pos > PBUF - WALK_BYTES) {
 		w->fail = 1;
 		return 1;
 	}
-	__u8 b = (__u8)pb->p[at];
-	__u32 cls_at = w->cls_off * 4 + b;   /* byte offset in chunk 0 */
-	if (cls_at >= POLC_CHUNK_WORDS * 4) {
+	const __u8 *cls = (const __u8 *)&f->w[cls_off];   /* in chunk 0: 256 bytes, 64 words */
+	if (pos >= end)
+		return 1;
+	idx = trans + st * ncls + cls[(__u8)pb->p[pos]];
+	if (idx < POLC_FAST_WORDS) {
+		t = f->w[idx];
+	} else if (!trans_beyond(w, pb, idx, &t)) {
 		w->fail = 1;
 		return 1;
 	}
-	__u8 cls = ((__u8 *)c0->w)[cls_at];
-	__u32 idx = w->trans + w->st * w->ncls + cls;
-	tc = w->tc;
-	if (w->tci != idx >> POLC_CHUNK_SHIFT) {
-		tc = chunk(w->policy, idx);
-		if (!tc) {
-			w->fail = 1;
-			return 1;
-		}
-		w->tc = tc;
-		w->tci = idx >> POLC_CHUNK_SHIFT;
-	}
-	__u32 t = tc->w[idx & (POLC_CHUNK_WORDS - 1)];
-	w->st = t & ~POLC_TRANS_DEAD;
+	pos++;
+	st = t & ~POLC_TRANS_DEAD;
 	if (t & POLC_TRANS_DEAD) {
 		w->dead = 1;
-		return 1;
+		WALK_STOP(0);
 	}
-	return 0;
+	WB63
+	WALK_STOP(pos < end);
 }
 
 /* Walk n bytes of the path buffer pb from offset base; c0: the policy's
@@ -438,11 +515,11 @@ static __always_inline void walk_bytes(struct walk *w, struct pathbuf *pb,
 	if (w->dead || w->fail)
 		return;
 	w->base = base;
+	w->end = base + n;
 	w->pb = pb;
-	w->c0 = c0;
-	w->tc = c0;   /* chunk 0's transitions: see struct walk */
-	w->tci = 0;
-	bpf_loop(n, walk_step, w, 0);
+	w->tc = c0;   /* chunk 0: see struct walk */
+	pb->tci = 0;
+	bpf_loop(n, walk_step, w, 0);   /* WALK_BYTES a step, fewer beyond the window */
 }
 
 /* The decision word of channel ch for the walk's end (or the start's worst
@@ -508,27 +585,26 @@ static __always_inline void walk_name(__u32 policy, const struct polc_dfa *d,
 				     struct polc_chunk *c0, struct pathbuf *pb, __u32 base,
 				     __u32 n, int worst, int dir, struct named *o)
 {
-	struct walk w = { .policy = policy, .st = d->start, .ncls = d->ncls, .trans = d->trans,
-			  .cls_off = POLC_CLS_FILE_OFF };
+	struct walk *w = &o->w;   /* in o: no copies on the stack (path_rename's is full) */
+	*w = (struct walk){ .policy = policy, .st = d->start, .ncls = d->ncls, .trans = d->trans,
+			    .cls_off = POLC_CLS_FILE_OFF };
 	if (dir && n + 1 >= POLC_PATH_MAX)
 		worst = 1;   /* "path/" too long to walk (eval.c) */
 	if (n <= 1)
 		dir = 0;     /* "/" already ends in '/' */
 	if (!worst)
-		walk_bytes(&w, pb, c0, base, n);
-	struct walk w2 = w;
+		walk_bytes(w, pb, c0, base, n);
+	o->w2 = *w;
 	if (dir && !worst) {
 		__u32 at = base + n;
 		if (at < PBUF - 1) {
 			pb->p[at] = '/';
-			walk_bytes(&w2, pb, c0, at, 1);
+			walk_bytes(&o->w2, pb, c0, at, 1);
 			pb->p[at] = 0;
 		} else {
-			w.fail = 1;
+			w->fail = 1;
 		}
 	}
-	o->w = w;
-	o->w2 = w2;
 	o->worst = worst;
 	o->dir = dir;
 }
@@ -1015,6 +1091,7 @@ struct name_decs {
 static __always_inline void name_decs(const struct polc_dfa *d, struct named *o,
 				      struct name_decs *nd)
 {
+#pragma unroll   /* 6.1 refuses a loop whose back-edge follows a helper call */
 	for (__u32 ch = 0; ch < POLC_NCHAN; ch++)
 		nd->dec[ch] = chan_result(&o->w, &o->w2, d, ch, o->worst, o->dir);
 	if (o->worst || !o->dir || o->w2.fail)

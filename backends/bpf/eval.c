@@ -1,5 +1,8 @@
 /* eval.c - bpfb_eval(): one event decided from the blob words, walking the
- * same tables in the same way as enforcer.bpf.c (see bundle.h). */
+ * same tables in the same way as enforcer.bpf.c (see bundle.h). Where the
+ * enforcer reads a word (the polc_fast window or a polc_blob chunk, 64 path
+ * bytes per bpf_loop step) changes no decision: the words and the walk's
+ * order are the same. */
 #include "bundle.h"
 #include "dfa.h"
 

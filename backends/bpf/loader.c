@@ -21,8 +21,8 @@
 #include <linux/magic.h>
 
 static const char *const pinned_maps[] = { "polc_cgroups", "polc_blob", "polc_counters",
-					   "polc_events", "polc_drops" };
-enum { M_CGROUPS, M_BLOB, M_COUNTERS, M_EVENTS, M_DROPS, M_N };
+					   "polc_events", "polc_drops", "polc_fast" };
+enum { M_CGROUPS, M_BLOB, M_COUNTERS, M_EVENTS, M_DROPS, M_FAST, M_N };
 
 static void seterr(char *err, size_t n, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -91,13 +91,15 @@ static void remove_pins(void)
 	rmdir(BPFL_PIN_DIR);
 }
 
+/* polc_fast may be missing (-1): an enforcer of layout 3 had none, and the
+ * layout check, not a failed open, must decide what becomes of it. */
 static int open_pinned(int fds[M_N])
 {
 	for (int i = 0; i < M_N; i++) {
 		char p[256];
 		snprintf(p, sizeof p, "%s/%s", BPFL_PIN_DIR, pinned_maps[i]);
 		fds[i] = bpf_obj_get(p);
-		if (fds[i] < 0) {
+		if (fds[i] < 0 && i != M_FAST) {
 			while (i--)
 				close(fds[i]);
 			return -1;
@@ -451,6 +453,18 @@ static int save_state(const bpf_bundle *b, uint32_t id, const char *cg)
 	return r;
 }
 
+/* The blob's first POLC_FAST_WORDS words, zero past its end, as policy id's
+ * value in polc_fast (enforcer.bpf.c reads them there). */
+static int write_window(int fd, const bpf_bundle *b, uint32_t id)
+{
+	struct polc_fast *f = xcalloc(1, sizeof *f);
+	size_t cnt = b->nwords < POLC_FAST_WORDS ? b->nwords : POLC_FAST_WORDS;
+	memcpy(f->w, b->w, cnt * 4);
+	int r = bpf_map_update_elem(fd, &id, f, BPF_ANY);
+	free(f);
+	return r;
+}
+
 static int load_locked(const bpf_bundle *b, const char *cg, char *err, size_t n)
 {
 	const char *v = bpfb_validate(b->w, b->nwords);
@@ -491,6 +505,12 @@ static int load_locked(const bpf_bundle *b, const char *cg, char *err, size_t n)
 		}
 	}
 	free(c);
+	if (write_window(fds[M_FAST], b, id) < 0) {
+		seterr(err, n, "cannot write the policy's window map: %s", strerror(errno));
+		drop_policy(fds, id);
+		close_fds(fds);
+		return EXIT_SYSTEM;
+	}
 	/* the programs first: once the cgroup entry is written, the policy is in force */
 	r = attach_needed(bpfb_needs(b->w, b->nwords), err, n);
 	if (r != EXIT_OK) {
