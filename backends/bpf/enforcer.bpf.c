@@ -142,6 +142,7 @@ struct pathbuf {
 	char save[128];   /* rename: the source path, for the log record */
 	__u32 pos;        /* build_path: where the path starts (struct walk) */
 	__u32 tci;        /* walk_step: the chunk index of struct walk's tc */
+	__u32 wpos, wend; /* walk_step: the next byte to walk, the end */
 	__u64 busy;       /* 1 while a run owns it (pb_claim) */
 };
 struct {
@@ -416,10 +417,13 @@ static __always_inline int finish(__u32 policy, __u32 mode, __u32 dec, __u64 inf
  * dead code. (The transition cache began as NULL: the verifier saw it empty
  * and compiled the callback to look its chunk up on every byte, ~240 guest
  * instructions a byte.) So the cache starts as chunk 0 itself, a pointer,
- * its index and the walk's position are read from map memory or set by the
- * previous step, never constants the verifier could fold. */
+ * and its index and the walk's position and end are kept in the path
+ * buffer (map memory: pb->tci, wpos, wend), never constants the verifier
+ * could fold (sb_pivotroot walks 2 bytes from 0: with those constants the
+ * verifier would see only the first step, and a second one would walk past
+ * the end). */
 struct walk {
-	__u32 policy, st, ncls, trans, cls_off, base, end, dead, fail;
+	__u32 policy, st, ncls, trans, cls_off, dead, fail;
 	struct pathbuf *pb;
 	struct polc_chunk *tc;
 };
@@ -444,7 +448,7 @@ static __always_inline int trans_beyond(struct walk *w, struct pathbuf *pb, __u6
 }
 
 /* Where a walk_step stopped: its state and position for the next one. */
-#define WALK_STOP(more) do { w->st = st; w->base = pos; return !(more); } while (0)
+#define WALK_STOP(more) do { w->st = st; pb->wpos = pos; return !(more); } while (0)
 
 /* One byte whose transition is in the window, written out WALK_BYTES - 1
  * times: at the end, or into a dead state, the walk ends; a transition
@@ -469,7 +473,7 @@ static __always_inline int trans_beyond(struct walk *w, struct pathbuf *pb, __u6
 #define WB63 WB15 WB15 WB15 WB15 WB3
 _Static_assert(WALK_BYTES == 64, "walk_step reads one byte and WB63");
 
-/* Up to WALK_BYTES bytes of the path from w->base: the first from the
+/* Up to WALK_BYTES bytes of the path from pb->wpos: the first from the
  * window or its chunk, the rest while their transitions are in the window,
  * each one load (about 31 guest instructions a byte against 39 when each
  * loop step read one byte). Returns 1 at the end, in a dead state or on
@@ -479,11 +483,17 @@ static long walk_step(__u64 i, void *vctx)
 	struct walk *w = vctx;
 	struct pathbuf *pb = w->pb;
 	struct polc_fast *f = fast_of(w->policy);
-	__u64 pos = w->base, end = w->end, st = w->st, trans = w->trans, ncls = w->ncls, idx;
+	__u64 st = w->st, trans = w->trans, ncls = w->ncls, pos, end, idx;
 	__u32 cls_off = w->cls_off, t;
+	if (!pb || !w->tc || !f || cls_off > POLC_CHUNK_WORDS - 64) {
+		w->fail = 1;
+		return 1;
+	}
+	pos = pb->wpos;
+	end = pb->wend;
 	/* a path ends at POLC_PATH_MAX + 1 at most ("path/"): pos + WALK_BYTES
 	 * stays in the buffer, one bound for every byte of the step */
-	if (!pb || !w->tc || !f || cls_off > POLC_CHUNK_WORDS - 64 || pos > PBUF - WALK_BYTES) {
+	if (pos > PBUF - WALK_BYTES) {
 		w->fail = 1;
 		return 1;
 	}
@@ -514,8 +524,8 @@ static __always_inline void walk_bytes(struct walk *w, struct pathbuf *pb,
 {
 	if (w->dead || w->fail)
 		return;
-	w->base = base;
-	w->end = base + n;
+	pb->wpos = base;
+	pb->wend = base + n;
 	w->pb = pb;
 	w->tc = c0;   /* chunk 0: see struct walk */
 	pb->tci = 0;
