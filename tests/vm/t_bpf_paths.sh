@@ -14,7 +14,7 @@ SRC=${SRC:-$(cd "$(dirname "$0")/../.." && pwd)}
 POLC=${POLC:-$SRC/${BUILD:-build}/polc}
 if [ "${1:-}" != --inside ]; then
 	. "$SRC/tests/vm/lab.sh"
-	in_lab --timeout 240 --env POLC="$POLC" --env SRC="$SRC" \
+	in_lab --timeout 480 --env POLC="$POLC" --env SRC="$SRC" \
 		-- sh "$SRC/tests/vm/t_bpf_paths.sh" --inside
 fi
 
