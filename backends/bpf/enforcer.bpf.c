@@ -1087,9 +1087,10 @@ int BPF_PROG(polc_path_chown, const struct path *path, __u64 uid, __u64 gid, int
  * name (renamed, hard-linked, or under a renamed directory above it). So
  * the new name may not allow a use of the content (read, write, append,
  * exec, mmap) that a deny statement denies the old name: AppArmor's link
- * subset rule, here for rename too, for written denies. A renamed directory carries everything beneath it: the
- * file DFA must be in the same state after "new/" as after "old/" (equal
- * states decide every longer path alike), or the rename is refused. */
+ * subset rule, here for rename too, for written denies. A renamed directory
+ * carries everything beneath it: the file DFA must be in the same state
+ * after "new/" as after "old/" (equal states decide every longer path
+ * alike), or the rename is refused. */
 #define CONTENT_CHANS (1u << POLC_CH_READ | 1u << POLC_CH_WRITE | 1u << POLC_CH_APPEND | \
 		       1u << POLC_CH_EXECP | 1u << POLC_CH_MMAP | 1u << POLC_CH_EXEC)
 
