@@ -310,9 +310,20 @@ static int emit(const ir_policy *p, const backend_opts *o, buf *out, diag_ctx *d
 			return -1;
 		}
 		seccomp_release(ctx);
-		int rc = !strcmp(fmt, "oci") ? sc_emit_oci(p, &pl, o, out, d)
-					      : sc_emit_spo(p, &pl, o, out, d);
+		if (strcmp(fmt, "oci")) {
+			int rc = sc_emit_spo(p, &pl, o, out, d);
+			sc_plan_free(&pl);
+			return rc;
+		}
+		buf json;
+		buf_init(&json);
+		int rc = sc_emit_oci(p, &pl, o, &json, d);
 		sc_plan_free(&pl);
+		if (!rc)
+			rc = sc_oci_check_size(p, json.data, json.len, false, d);
+		if (!rc)
+			buf_put(out, json.data, json.len);
+		buf_free(&json);
 		return rc;
 	}
 	diag_error(d, src_loc_none(), "seccomp: unknown format '%s' (bpf, pfc, oci, spo, k8s)", fmt);

@@ -206,6 +206,12 @@ double sc_mix_mean(const struct sock_filter *f, size_t len, const sys_freq *mix,
 int sc_emit_oci(const ir_policy *p, const sc_plan *pl, const backend_opts *o,
 		buf *out, diag_ctx *d);
 
+/* Refuse (exit 1 diagnostics naming the costliest statements) an OCI
+ * profile json whose filter, as runc builds it with libseccomp plus its
+ * ENOSYS stub, exceeds BPF_MAXINSNS: the container would not start (oci.c).
+ * spo: read as SPO hands it on, without defaultErrnoRet. */
+int sc_oci_check_size(const ir_policy *p, const char *json, size_t len, bool spo, diag_ctx *d);
+
 /* Append the plan as an SPO SeccompProfile (format "spo"), plus the pod
  * securityContext selecting it (format "k8s"); spo.c. */
 int sc_emit_spo(const ir_policy *p, const sc_plan *pl, const backend_opts *o,

@@ -135,6 +135,8 @@ int sc_emit_spo(const ir_policy *p, const sc_plan *pl, const backend_opts *o, bu
 	buf json;
 	buf_init(&json);
 	int rc = sc_emit_oci(p, pl, o, &json, d);
+	if (rc == 0)
+		rc = sc_oci_check_size(p, json.data, json.len, true, d);
 	k8s_doc docs[2];
 	size_t n = 0;
 	if (rc == 0) {
