@@ -120,8 +120,10 @@ static void close_fds(int fds[M_N])
  * of its classes (bpfb_needs) and stays attached until the enforcer goes:
  * until then it would allow every event it sees, and a task that no policy
  * needs it for pays nothing for it. HOOK_ALWAYS: attached with the
- * enforcer: its own protection (its maps, programs and pins; a confined
- * task leaving its cgroup, which file_open and task_alloc refuse). */
+ * enforcer: its own protection, whatever the policy says (enforcer.bpf.c's
+ * opening comment: its maps, programs and pins; unmounting the BPF
+ * filesystem, which sb_umount refuses; leaving the cgroup, which file_open
+ * and task_alloc refuse). */
 #define HOOK_ALWAYS 0u
 #define NEEDS_WRITE (1u << POLC_CH_WRITE)
 static const struct {
@@ -152,7 +154,7 @@ static const struct {
 	{ "polc_bprm_check", 1u << POLC_CH_EXEC },
 	{ "polc_sb_mount", BPFB_NEEDS_MOUNT },
 	{ "polc_move_mount", BPFB_NEEDS_MOUNT },
-	{ "polc_sb_umount", BPFB_NEEDS_MOUNT },
+	{ "polc_sb_umount", HOOK_ALWAYS },   /* unmounting the BPF filesystem drops the pins */
 	{ "polc_sb_pivotroot", BPFB_NEEDS_MOUNT },
 	{ "polc_capable", BPFB_NEEDS_CAP },
 	{ "polc_ptrace", BPFB_NEEDS_PTRACE },

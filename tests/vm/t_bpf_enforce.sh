@@ -144,7 +144,7 @@ printf 'policy fo {\n  deny file "%s/lab/secret" read;\n}\n' $T >$T/fo.pol
 $POLC build --target bpf -o $T/fo.bpfpol $T/fo.pol 2>/dev/null
 mkdir -p /sys/fs/cgroup/polc-fo
 $POLC load $T/fo.bpfpol --cgroup /sys/fs/cgroup/polc-fo
-for p in polc_bpf polc_bpf_map polc_task_alloc polc_file_open polc_path_rename; do
+for p in polc_bpf polc_bpf_map polc_task_alloc polc_file_open polc_sb_umount polc_path_rename; do
 	check "file-read policy: $p" attached "$(linked $p)"
 done
 for p in polc_bprm_check polc_mmap_file polc_capable polc_socket_connect polc_socket_sendmsg \
