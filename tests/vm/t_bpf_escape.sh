@@ -20,7 +20,7 @@ PROBE=${PROBE:-$SRC/$BUILD/tests/progs/bpf_escape}
 if [ "${1:-}" != --inside ]; then
 	[ -x "$PROBE" ] || { echo "FAIL: $PROBE not built (make test-bins)"; exit 1; }
 	. "$SRC/tests/vm/lab.sh"
-	in_lab --timeout 420 --env POLC="$POLC" --env PROBE="$PROBE" \
+	in_lab --timeout 900 --env POLC="$POLC" --env PROBE="$PROBE" \
 		-- sh "$SRC/tests/vm/t_bpf_escape.sh" --inside
 fi
 
