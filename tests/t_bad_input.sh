@@ -66,6 +66,17 @@ expect() {
 	keep= absent= out_to= prefix=
 }
 
+# cpu_ms: sets cpu to the CPU time (user + system) of every child this
+# shell has waited for so far, in ms (`times` in this shell, not in a
+# command substitution's subshell, whose children are its own). The cost guards below compare CPU time, not wall time:
+# what polc spent, whatever else the host runs (at host load 12-14 the
+# same run's wall time grew many-fold; its CPU time did not).
+cpu_ms() {
+	times >"$T/.times"
+	cpu=$(awk 'NR == 2 { ms = 0; for (i = 1; i <= 2; i++) { split($i, a, "m")
+		ms += (a[1] * 60 + a[2]) * 1000 }; printf "%d\n", ms }' "$T/.times")
+}
+
 # ------------------------------------------------------------- fixtures
 mkdir dir
 printf 'policy p {\n  deny errno EPERM syscall getppid;\n}\n' >ok.pol
@@ -152,19 +163,35 @@ expect 1 "utf8.pol:2:13: error: string is not valid UTF-8" check utf8.pol
 expect 1 "utf8name.pol:2:16: error: unexpected non-ASCII text outside a string" check utf8name.pol
 expect 1 "num.pol:2:16: error: unexpected number '99999', expected name" check num.pol
 expect 1 "bad.pol:2:16: error: unknown syscall 'nosuch'" check bad.pol
-start=$(date +%s)
+# linear in its size: measured 0.7 s of CPU natively, 4.8 s under ASan
+# (18 s of wall time there at host load 8, where a 20 s wall-clock guard failed)
+cpu_ms; c0=$cpu
 expect 0 "big.pol:1:8: warning: policy 'big' denies files but leaves usermode-helper settings writable" check big.pol
 grep -q 'polc: ok: 1 policy, 0 rules, 270000 statements' "$T/.stderr" || { echo "FAIL: big.pol not ok"; nfail=$((nfail + 1)); }
-[ $(($(date +%s) - start)) -le 20 ] || { echo "FAIL: a 10 MB policy took over 20 s to check"; nfail=$((nfail + 1)); }
+cpu_ms; c=$((cpu - c0))
+echo "     big.pol: $c ms of CPU"
+[ $c -le 20000 ] || { echo "FAIL: a 10 MB policy took $c ms of CPU to check (over 20 s)"; nfail=$((nfail + 1)); }
 expect 1 "inc/i64.pol:1:1: error: includes nested more than 64 deep" check inc/i0.pol
-# only regular files are included, each within 64 MiB; nothing blocks or grows
-start=$(date +%s)
+# only regular files are included, each within 64 MiB; nothing blocks or grows.
+# Blocking (opening the FIFO, reading /dev/zero to its end) never ends: each
+# case runs under timeout, whose exit 124 fails it (60 s: the four took 3.8 s
+# of wall time together under ASan at host load 8, where the old 3 s
+# wall-clock guard failed). Growth (reading on past the limit, exponential
+# braces) costs CPU: the four took 0.24 s of CPU natively, 1.4 s under ASan
+# (/dev/zero's 64 MiB 1.2 s of it); the guard is 6 s.
+cpu_ms; c0=$cpu
+prefix="timeout 60"
 expect 3 "incfifo.pol:1:9: error: cannot include 'fifo': it is a FIFO; only regular files can be included" check incfifo.pol
+prefix="timeout 60"
 expect 3 "inczero.pol:1:9: error: cannot include '/dev/zero': it is a character device" check inczero.pol
+prefix="timeout 60"
 expect 3 "polc: error: cannot read '/dev/zero': larger than 64 MiB" check /dev/zero
+prefix="timeout 60"
 expect 1 "nest.pol:2:47: error: invalid glob \"/{{{{" check nest.pol
 grep -q '{{{{\.\.\.": braces nested too deep' "$T/.stderr" || { echo "FAIL: nest.pol: no 'braces nested too deep'"; nfail=$((nfail + 1)); }
-[ $(($(date +%s) - start)) -le 3 ] || { echo "FAIL: FIFO, /dev/zero and nested braces took over 3 s"; nfail=$((nfail + 1)); }
+cpu_ms; c=$((cpu - c0))
+echo "     FIFO, /dev/zero, nested braces: $c ms of CPU"
+[ $c -le 6000 ] || { echo "FAIL: FIFO, /dev/zero and nested braces took $c ms of CPU (over 6 s)"; nfail=$((nfail + 1)); }
 # globs are canonical (LANGUAGE.md): refused at their place, for every target
 expect 1 "dslash.pol:2:19: error: invalid glob \"/srv//a/x\": '//' in glob" check dslash.pol
 expect 1 "dot.pol:2:19: error: invalid glob \"/srv/./a\": '.' segment in glob" check dot.pol
