@@ -392,7 +392,11 @@ int record_ebpf(const record_opts *o, trace *out, char **err)
 		close(syncw);
 	}
 	bool killed = false, root_done = false;
-	double deadline = o->duration > 0 ? start + o->duration : 0;
+	/* --duration counts from here, the command released under the attached
+	 * tracer: the programs' load before it took over a second at host
+	 * load 12-14, and a deadline counted from the start then ended the run
+	 * before the command's exec. */
+	double deadline = o->duration > 0 ? tracer_now() + o->duration : 0;
 	char killp[700];
 	snprintf(killp, sizeof killp, "%s/cgroup.kill", r.cg);
 	for (;;) {
@@ -430,7 +434,8 @@ int record_ebpf(const record_opts *o, trace *out, char **err)
 	status_done(&st);
 	tracer_signals_restore();
 	/* Let the last exits drain into the maps. */
-	while (o->argv && !cgroup_empty(r.cg) && tracer_now() < start + o->duration + 5) {
+	double drain_end = (deadline ? deadline : tracer_now()) + 5;
+	while (o->argv && !cgroup_empty(r.cg) && tracer_now() < drain_end) {
 		write_str(killp, "1");
 		usleep(10000);
 	}
