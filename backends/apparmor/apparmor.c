@@ -111,6 +111,22 @@ static bool detached_mounts_closed(const ir_policy *p)
 		"fsmount) relative to that mount, so a process with CAP_SYS_ADMIN reaches it " \
 		"by a name this deny does not match; deny capability sys_admin to make it exact")
 
+/* A program's interpreter is opened inside its exec: a script's #!
+ * interpreter and an ELF program's PT_INTERP (open_exec). AppArmor 6.1
+ * decides the program named to execve (its exec hook runs once per execve),
+ * lets every open within the exec pass and caches read and executable mmap
+ * for the file (apparmor_file_open: fctx->allow), and has no
+ * bprm_check_security hook for the kernel's second pass with a #!
+ * interpreter. A `deny m` would not help: aa_file_perm does not revalidate
+ * a mapping the cached permissions cover under the same profile. So a
+ * refused exec (a deny, or what a default deny leaves out) does not stop
+ * `#!/denied/program` nor a PT_INTERP naming a denied copy of ld.so
+ * (vm/t_bypass: exec-shebang-interp*, exec-pt_interp*). */
+#define SCRIPT_PARTIAL \
+	PARTIAL("AppArmor does not check a program's interpreter (a script's #! line, an " \
+		"ELF PT_INTERP): a program naming an exec-denied file as its interpreter " \
+		"runs it; enforce with the BPF LSM")
+
 static support classify_file(const ir_policy *p, const ir_stmt *s)
 {
 	unsigned pm = s->u.file.perms;
@@ -125,6 +141,8 @@ static support classify_file(const ir_policy *p, const ir_stmt *s)
 			return PARTIAL("not logged: an AppArmor audit rule would also grant the "
 				       "execute that the exec domain's default deny forbids");
 	}
+	if ((s->domain == IR_EXEC || (pm & IR_PERM_EXEC)) && (deny || !dom_open(p, s->domain)))
+		return SCRIPT_PARTIAL;
 	if (s->domain == IR_EXEC) {
 		if (!deny && x_both_closed_nonempty(p))
 			return PARTIAL("AppArmor has one execute permission for exec and file exec: "

@@ -2,6 +2,7 @@
 # policy: golden_audit
 # source-sha256: 93e4d1c36fb7b5e24ce9d6c8c4c58a007cd0354a0be294c5eee95ec0732224b5
 # target: apparmor
+# not enforced exactly: tests/golden/apparmor/audit.pol:5:3: partial: AppArmor does not check a program's interpreter (a script's #! line, an ELF PT_INTERP): a program naming an exec-denied file as its interpreter runs it; enforce with the BPF LSM
 # exec rules use ix: programs run by the workload keep this profile
 abi <abi/3.0>,
 #include <tunables/global>

@@ -2,6 +2,7 @@
 # policy: golden_closed
 # source-sha256: c60769c10e044a632f1336c6c28e9656e6f641293f0b3832d1544fa92cc9eb4f
 # target: apparmor
+# not enforced exactly: tests/golden/apparmor/closed.pol:5:3: partial: AppArmor does not check a program's interpreter (a script's #! line, an ELF PT_INTERP): a program naming an exec-denied file as its interpreter runs it; enforce with the BPF LSM
 # exec rules use ix: programs run by the workload keep this profile
 abi <abi/3.0>,
 #include <tunables/global>

@@ -2,6 +2,8 @@
 # policy: golden_open
 # source-sha256: 148d1e678c5e5ed8186b751f132b142e7d15932724aacd85c2de308a2131cc29
 # target: apparmor
+# not enforced exactly: tests/golden/apparmor/open.pol:9:3: partial: AppArmor does not check a program's interpreter (a script's #! line, an ELF PT_INTERP): a program naming an exec-denied file as its interpreter runs it; enforce with the BPF LSM
+# not enforced exactly: tests/golden/apparmor/open.pol:9:3: partial: AppArmor does not check a program's interpreter (a script's #! line, an ELF PT_INTERP): a program naming an exec-denied file as its interpreter runs it; enforce with the BPF LSM
 # exec rules use ix: programs run by the workload keep this profile
 abi <abi/3.0>,
 #include <tunables/global>
