@@ -22,3 +22,21 @@ lab_need_lsms() {
 			{ echo "FAIL: no $lsm in $(cat /sys/kernel/security/lsm)"; exit 1; }
 	done
 }
+
+# Inside the lab: lab_keep_enforcer loads an always-allow BPF policy on a
+# cgroup of its own (no task ever joins it), so the enforcer stays installed
+# (pinned) until lab_release_enforcer: the last policy's unload removes it,
+# and each install costs the 6.1 verifier ~40 s under TCG. A test whose steps
+# each load and unload a policy (polc run --target bpf, polc verify) then
+# pays one install per boot, not one per step; every step's own policy is
+# loaded, enforced and unloaded as before. Needs POLC.
+LAB_KEEP_CG=/sys/fs/cgroup/unified/polc-lab-keep
+lab_keep_enforcer() {
+	mkdir -p "$LAB_KEEP_CG" /tmp/lab-keep
+	printf 'policy lab_keep {\n  default allow;\n}\n' >/tmp/lab-keep/keep.pol
+	"$POLC" build /tmp/lab-keep/keep.pol --target bpf -o /tmp/lab-keep/keep.bpfpol &&
+		"$POLC" load /tmp/lab-keep/keep.bpfpol --cgroup "$LAB_KEEP_CG"
+}
+lab_release_enforcer() {
+	"$POLC" unload --cgroup "$LAB_KEEP_CG"
+}

@@ -36,6 +36,10 @@ policy esc {
 }
 EOF
 cat $T/secret >/dev/null || fail "the secret is unreadable unconfined"
+# Every polc run below loads its own policy and unloads it at its end; the
+# enforcer is installed once for all of them (lab.sh), not ~20 times.
+. "$SRC/tests/vm/lab.sh"
+lab_keep_enforcer || fail "cannot keep the enforcer installed"
 
 # 1. escapes: one attempt per run; each must be refused and change nothing
 for att in obj-get-map map-by-id obj-get-link link-by-id prog-by-id unlink-pins \
@@ -61,7 +65,6 @@ for att in obj-get-map map-by-id obj-get-link link-by-id prog-by-id unlink-pins 
 	cat $T/secret >/dev/null 2>&1 || fail "$att: the file is unreadable outside the cgroup"
 	mountpoint -q /sys/fs/bpf || mount -t bpf bpf /sys/fs/bpf
 done
-"$POLC" unload >/dev/null 2>&1
 
 # 2. polc run: no_new_privs and descriptors, under bpf and apparmor
 probe='ls /proc/$$/fd; grep ^NoNewPrivs /proc/$$/status'
@@ -86,5 +89,6 @@ grep -q '^NoNewPrivs:[[:space:]]*0$' $T/fd.want || fail "the control already has
 "$POLC" run --target apparmor --allow-partial $T/p.pol -- cat /etc/hostname >/dev/null 2>$T/aa.err &&
 	echo "ok   apparmor: other files readable" || fail "apparmor: $(cat $T/aa.err)"
 
+lab_release_enforcer >/dev/null 2>&1
 [ $bad = 0 ] && echo ALL-OK
 exit $bad

@@ -18,22 +18,20 @@ dir=$B/verify-lab; rm -rf "$dir"; mkdir -p "$dir"
 
 cat > "$dir/guest.sh" <<'GUEST'
 # In the lab: verify each policy natively (this kernel has both LSMs), one
-# after another. An always-allow policy on a cgroup of its own keeps the
-# BPF enforcer attached throughout, so it is attached once, not per policy.
+# after another. The BPF enforcer is installed once (lab_keep_enforcer),
+# not per policy.
 dir=$1
-keep=/sys/fs/cgroup/unified/polc-verify-keep
-mkdir -p "$keep"
-printf 'policy keep {\n  default allow;\n}\n' > /tmp/keep.pol
-"$POLC" build /tmp/keep.pol --target bpf -o /tmp/keep.bpfpol && "$POLC" load /tmp/keep.bpfpol --cgroup "$keep"
+. "$SRC/tests/vm/lab.sh"
+lab_keep_enforcer
 while read -r i f p; do
 	t0=$(date +%s)
 	"$POLC" verify "$f" --policy "$p" --target apparmor,bpf --probes > "$dir/$i.out" 2>&1
 	echo "$i exit $? $(( $(date +%s) - t0 ))s" >> "$dir/status"
 done < "$dir/list"
-"$POLC" unload --cgroup "$keep"
+lab_release_enforcer
 GUEST
 start=$(date +%s)
-sh "$SRC/tests/vm/run-in-vm.sh" --timeout 2400 --share "$dir" --env POLC="$POLC" \
+sh "$SRC/tests/vm/run-in-vm.sh" --timeout 2400 --share "$dir" --env POLC="$POLC" --env SRC="$SRC" \
 	-- sh "$dir/guest.sh" "$dir"
 rc=$?
 echo "lab run: exit $rc, $(( $(date +%s) - start ))s"
