@@ -24,6 +24,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "base/util.h"
 #include "bpf_interp.h"
 #include "compiler/compile.h"
 #include "backends/seccomp/seccomp.h"
@@ -299,9 +300,9 @@ static void kernel_loads(const struct sock_filter *f, size_t len, const char *te
 
 /* Every filter of the set installed in order by one child: the kernel
  * accepts each, and the whole set within its per-process budget. */
+static volatile int *flag;   /* per process: a worker maps its own (check_share) */
 static void kernel_loads_set(const fset *set, const char *text, tally *t)
 {
-	static volatile int *flag;
 	if (!flag) {
 		flag = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 		assert_true(flag != MAP_FAILED);
@@ -1030,6 +1031,31 @@ static void test_split_native(void **state)
 	free(txt);
 }
 
+/* What one worker of test_exhaustive found, in memory its parent reads. */
+typedef struct {
+	tally t;
+	int refused_merge;
+	size_t profiled_hot, profiled_pols;
+	int done;
+} worker_out;
+
+/* check_share: the policies i = w, w + nw, ... checked by worker w, a
+ * child process; its counts go to out. The checks are CPU-bound and
+ * independent, so nw workers (one per CPU) take 1/nw of the wall time with
+ * every policy and decision still checked (CI runs this test natively and
+ * under ASan+UBSan, where it was the run's longest). A failed assertion in
+ * a worker ends it with a non-zero status (its own cmocka report first). */
+static void check_share(char **texts, size_t n, size_t w, size_t nw, worker_out *out)
+{
+	flag = NULL;   /* kernel_loads_set's flag page: this worker's own */
+	refused_merge = 0;
+	profiled_hot = profiled_pols = 0;
+	tally t = { 0 };
+	for (size_t i = w; i < n; i += nw)
+		check_policy(texts[i], &t);
+	*out = (worker_out){ t, refused_merge, profiled_hot, profiled_pols, 1 };
+}
+
 static void test_exhaustive(void **state)
 {
 	(void)state;
@@ -1039,29 +1065,64 @@ static void test_exhaustive(void **state)
 		      "policy p { deny syscall dup if arg0 == 6; }", &w);
 	printf("self-check: wrong filter gives %llu mismatches\n", w.mismatches);
 	assert_true(w.mismatches > 0);
-	tally t = { 0 };
+	/* The policies first (rnd()'s sequence, as before), then the checks. */
+	enum { NRAND = 150, NMANY = 30 };
+	char *texts[NHAND + NRAND + NMANY];
 	size_t npol = 0;
-	for (size_t i = 0; i < NHAND; i++, npol++)
-		check_policy(hand[i], &t);
-	for (int i = 0; i < 150; i++, npol++) {
-		char *s = random_policy();
-		check_policy(s, &t);
-		free(s);
-	}
+	for (size_t i = 0; i < NHAND; i++)
+		texts[npol++] = xstrdup(hand[i]);
+	for (int i = 0; i < NRAND; i++)
+		texts[npol++] = random_policy();
 	/* many conditions on one syscall: every pair of them meets */
-	for (int i = 0; i < 30; i++, npol++) {
-		char *s = random_policy_n(8 + (int)(rnd() % 10), rsys[rnd() % 10]);
-		check_policy(s, &t);
-		free(s);
+	for (int i = 0; i < NMANY; i++)
+		texts[npol++] = random_policy_n(8 + (int)(rnd() % 10), rsys[rnd() % 10]);
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	size_t nw = ncpu < 1 ? 1 : ncpu > 8 ? 8 : (size_t)ncpu;
+	worker_out *out = mmap(NULL, nw * sizeof *out, PROT_READ | PROT_WRITE,
+			       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	assert_true(out != MAP_FAILED);
+	memset(out, 0, nw * sizeof *out);
+	pid_t pids[8];
+	for (size_t k = 0; k < nw; k++) {
+		pids[k] = fork();
+		assert_true(pids[k] >= 0);
+		if (pids[k] == 0) {
+			check_share(texts, npol, k, nw, &out[k]);
+			fflush(NULL);
+			_exit(0);
+		}
 	}
+	tally t = { 0 };
+	int refused = 0;
+	size_t hot = 0, pols = 0;
+	for (size_t k = 0; k < nw; k++) {
+		int st;
+		assert_int_equal(waitpid(pids[k], &st, 0), pids[k]);
+		if (!WIFEXITED(st) || WEXITSTATUS(st) != 0 || !out[k].done)
+			fail_msg("exhaustive worker %zu of %zu failed (status 0x%x): see its report above",
+				 k + 1, nw, st);
+		t.checked += out[k].t.checked;
+		t.mismatches += out[k].t.mismatches;
+		t.cache_bad += out[k].t.cache_bad;
+		t.loaded += out[k].t.loaded;
+		refused += out[k].refused_merge;
+		hot += out[k].profiled_hot;
+		pols += out[k].profiled_pols;
+	}
+	munmap(out, nw * sizeof *out);
+	for (size_t i = 0; i < npol; i++)
+		free(texts[i]);
+	refused_merge += refused;   /* plus the self-check's, as before */
+	profiled_hot += hot;
+	profiled_pols += pols;
 	size_t under = size_limit(&t);
 	npol++;
 	printf("seccomp exhaustive: %zu policies (%d refused by the merge check), %llu decisions "
 	       "checked (plain and profiled layouts; %zu policies laid out better for their mix, "
 	       "%zu syscalls in jeq chains), %llu mismatches, %llu argument loads on unconditional "
 	       "allows, %llu filters loaded by the kernel; size limit: %zu instructions built, "
-	       "one statement more refused\n", npol, refused_merge, t.checked, profiled_pols,
-	       profiled_hot, t.mismatches, t.cache_bad, t.loaded, under);
+	       "one statement more refused; %zu workers\n", npol, refused_merge, t.checked,
+	       profiled_pols, profiled_hot, t.mismatches, t.cache_bad, t.loaded, under, nw);
 	assert_true(npol >= 200);
 	assert_int_equal(refused_merge, 0);
 	assert_int_equal(t.mismatches, 0);
