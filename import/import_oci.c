@@ -5,6 +5,7 @@
 #include "import_oci.h"
 #include "json.h"
 #include "source.h"
+#include "yaml_node.h"
 #include "../compiler/consts.h"
 #include "../compiler/syscalls.h"
 
@@ -47,17 +48,9 @@ static yaml_node_t *node(reader *r, int id)
 	return yaml_document_get_node(&r->doc, id);
 }
 
-static bool is_null(yaml_node_t *n)
-{
-	if (!n || n->type != YAML_SCALAR_NODE || n->data.scalar.style != YAML_PLAIN_SCALAR_STYLE)
-		return false;
-	const char *s = (const char *)n->data.scalar.value;
-	return !strcmp(s, "null") || !strcmp(s, "~") || !*s;
-}
-
 static const char *str(reader *r, yaml_node_t *n, const char *what)
 {
-	if (n->type != YAML_SCALAR_NODE || is_null(n)) {
+	if (n->type != YAML_SCALAR_NODE || yaml_node_is_null(n)) {
 		rerr(r, n, "%s must be a string", what);
 		return NULL;
 	}
@@ -87,7 +80,7 @@ static bool seq(reader *r, yaml_node_t *n, const char *what, yaml_node_item_t **
 		yaml_node_item_t **e)
 {
 	*b = *e = NULL;
-	if (is_null(n))
+	if (yaml_node_is_null(n))
 		return true;
 	if (n->type != YAML_SEQUENCE_NODE) {
 		rerr(r, n, "%s must be a list", what);
@@ -281,13 +274,13 @@ static bool read_filter(reader *r, yaml_node_t *n, const char *what, filt *f)
 {
 	static const char *const keys[] = { "caps", "arches", "minKernel", NULL };
 	yaml_node_t *v[3];
-	if (!n || is_null(n))
+	if (!n || yaml_node_is_null(n))
 		return true;
 	if (!mapping(r, n, what, keys, v))
 		return false;
 	if (!read_strv(r, v[0], "caps", &f->caps) || !read_strv(r, v[1], "arches", &f->arches))
 		return false;
-	if (v[2] && !is_null(v[2])) {
+	if (v[2] && !yaml_node_is_null(v[2])) {
 		f->has_min = true;
 		return read_kernel(r, v[2], &f->kmaj, &f->kmin);
 	}
@@ -478,7 +471,7 @@ static bool read_arches(reader *r, target *t, yaml_node_t *archmap, yaml_node_t 
 {
 	t->arches = IR_ARCH_BIT(t->o->host);
 	yaml_node_item_t *b, *e;
-	if (archmap && !is_null(archmap)) {
+	if (archmap && !yaml_node_is_null(archmap)) {
 		if (!seq(r, archmap, "archMap", &b, &e))
 			return false;
 		for (; b < e; b++) {
@@ -496,7 +489,7 @@ static bool read_arches(reader *r, target *t, yaml_node_t *archmap, yaml_node_t 
 						t->arches |= IR_ARCH_BIT(arch_from_scmp(subs.v[i]));
 			free(subs.v);
 		}
-	} else if (archs && !is_null(archs)) {
+	} else if (archs && !yaml_node_is_null(archs)) {
 		strv l = { 0 };
 		if (!read_strv(r, archs, "architectures", &l))
 			return false;
@@ -722,7 +715,7 @@ static int emit(reader *r, target *t, const char *path, const import_opts *o, to
 		return -1;
 	if (v[1] && def.kind == ACT_ERRNO && !read_errno(r, v[1], &def))
 		return -1;
-	if (v[5] && !is_null(v[5]))
+	if (v[5] && !yaml_node_is_null(v[5]))
 		diag_warn(r->d, nloc(r, v[5]), "\"flags\" ignored: polc chooses the filter flags itself");
 	if (!read_arches(r, t, v[2], v[3]))
 		return -1;
@@ -787,7 +780,7 @@ static int import_src(src_file *f, const void *opts, diag_ctx *d, buf *out)
 		src_loc l1 = { f, 1, 1 };
 		diag_error(d, l1, "empty profile");
 	} else if (mapping(&r, root, "profile", keys, v)) {
-		if (v[6] && !is_null(v[6]))
+		if (v[6] && !yaml_node_is_null(v[6]))
 			diag_warn(d, nloc(&r, v[6]), "listenerPath ignored: NOTIFY is not imported");
 		memcpy(top.v, v, sizeof top.v);
 		target t;

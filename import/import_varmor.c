@@ -11,6 +11,7 @@
  */
 #include "import_varmor.h"
 #include "source.h"
+#include "yaml_node.h"
 #include "../compiler/compile.h"
 #include "../compiler/consts.h"
 #include "../compiler/glob.h"
@@ -54,16 +55,6 @@ static src_loc loc_of(vr *r, yaml_node_t *n)
 static yaml_node_t *nd(vr *r, int id)
 {
 	return yaml_document_get_node(&r->doc, id);
-}
-
-static bool is_null(const yaml_node_t *n)
-{
-	if (!n)
-		return true;
-	if (n->type != YAML_SCALAR_NODE || n->data.scalar.style != YAML_PLAIN_SCALAR_STYLE)
-		return false;
-	const char *s = (const char *)n->data.scalar.value;
-	return !*s || !strcmp(s, "null") || !strcmp(s, "~");
 }
 
 static const char *scalar(const yaml_node_t *n)
@@ -117,7 +108,7 @@ static bool qualify(vr *r, yaml_node_t *n, const char *what)
 	r->verb = "deny";
 	yaml_node_t *q = get(r, n, "qualifiers");
 	yaml_node_item_t *b, *e;
-	if (!q || is_null(q))
+	if (!q || yaml_node_is_null(q))
 		return true;
 	if (!want_seq(r, q, "qualifiers", &b, &e))
 		return false;
@@ -148,7 +139,7 @@ static bool want_map(vr *r, yaml_node_t *n, const char *what)
 
 static const char *want_str(vr *r, yaml_node_t *n, const char *what)
 {
-	if (n->type == YAML_SCALAR_NODE && !is_null(n))
+	if (n->type == YAML_SCALAR_NODE && !yaml_node_is_null(n))
 		return scalar(n);
 	verr(r, n, "%s must be a string", what);
 	return NULL;
@@ -159,7 +150,7 @@ static bool want_seq(vr *r, yaml_node_t *n, const char *what, yaml_node_item_t *
 		     yaml_node_item_t **e)
 {
 	*b = *e = NULL;
-	if (is_null(n))
+	if (yaml_node_is_null(n))
 		return true;
 	if (n->type != YAML_SEQUENCE_NODE) {
 		verr(r, n, "%s must be a list", what);
@@ -174,7 +165,7 @@ static bool want_bool(vr *r, yaml_node_t *n, const char *what, bool *out)
 {
 	const char *s = n ? scalar(n) : NULL;
 	*out = false;
-	if (!n || is_null(n))
+	if (!n || yaml_node_is_null(n))
 		return true;
 	if (s && n->data.scalar.style == YAML_PLAIN_SCALAR_STYLE &&
 	    (!strcmp(s, "true") || !strcmp(s, "false"))) {
@@ -1090,7 +1081,7 @@ static void bpf_egress(vr *r, yaml_node_t *eg)
 	static const char *const k8s[] = { "toServices", "toPods" };
 	for (size_t k = 0; k < 2; k++) {
 		yaml_node_t *n = get(r, eg, k8s[k]);
-		if (n && !is_null(n)) {
+		if (n && !yaml_node_is_null(n)) {
 			char what[64];
 			snprintf(what, sizeof what, "bpfRawRules.network.egress.%s", k8s[k]);
 			comment(r, what, loc_of(r, n).line);
@@ -1255,27 +1246,27 @@ static void bpf_mounts(vr *r, yaml_node_t *list)
 
 static void bpf_raw(vr *r, yaml_node_t *n)
 {
-	if (is_null(n) || !want_map(r, n, "bpfRawRules"))
+	if (yaml_node_is_null(n) || !want_map(r, n, "bpfRawRules"))
 		return;
 	static const char *const keys[] = { "files", "processes", "network", "ptrace", "mounts", NULL };
 	check_keys(r, n, "bpfRawRules", keys);
 	bpf_files(r, get(r, n, "files"), false);
 	bpf_files(r, get(r, n, "processes"), true);
 	yaml_node_t *net = get(r, n, "network");
-	if (net && !is_null(net) && want_map(r, net, "bpfRawRules.network")) {
+	if (net && !yaml_node_is_null(net) && want_map(r, net, "bpfRawRules.network")) {
 		static const char *const nkeys[] = { "sockets", "egress", "egresses", NULL };
 		check_keys(r, net, "bpfRawRules.network", nkeys);
 		bpf_sockets(r, get(r, net, "sockets"));
-		if (get(r, net, "egress") && !is_null(get(r, net, "egress")))
+		if (get(r, net, "egress") && !yaml_node_is_null(get(r, net, "egress")))
 			bpf_egress(r, get(r, net, "egress"));
-		if (get(r, net, "egresses") && !is_null(get(r, net, "egresses"))) {
+		if (get(r, net, "egresses") && !yaml_node_is_null(get(r, net, "egresses"))) {
 			yaml_node_t *old = get(r, net, "egresses");
 			comment(r, "bpfRawRules.network.egresses", loc_of(r, old).line);
 			unmapped(r, loc_of(r, old), "bpfRawRules.network.egresses", "the older egress "
 				 "layout; write it as egress.toDestinations");
 		}
 	}
-	if (get(r, n, "ptrace") && !is_null(get(r, n, "ptrace")))
+	if (get(r, n, "ptrace") && !yaml_node_is_null(get(r, n, "ptrace")))
 		bpf_ptrace(r, get(r, n, "ptrace"));
 	bpf_mounts(r, get(r, n, "mounts"));
 }
@@ -1303,13 +1294,13 @@ static void enhance_protect(vr *r, yaml_node_t *ep)
 		"privileged", "auditViolations", "allowViolations", NULL };
 	check_keys(r, ep, "enhanceProtect", keys);
 	yaml_node_t *n;
-	if ((n = get(r, ep, "hardeningRules")) && !is_null(n)) {
+	if ((n = get(r, ep, "hardeningRules")) && !yaml_node_is_null(n)) {
 		comment(r, "hardeningRules", loc_of(r, n).line);
 		use_rules(r, n, "hardeningRules");
 	}
 	if ((n = get(r, ep, "attackProtectionRules")))
 		attack_protection(r, n);
-	if ((n = get(r, ep, "vulMitigationRules")) && !is_null(n)) {
+	if ((n = get(r, ep, "vulMitigationRules")) && !yaml_node_is_null(n)) {
 		comment(r, "vulMitigationRules", loc_of(r, n).line);
 		use_rules(r, n, "vulMitigationRules");
 	}
@@ -1317,7 +1308,7 @@ static void enhance_protect(vr *r, yaml_node_t *ep)
 		apparmor_raw(r, n);
 	if ((n = get(r, ep, "bpfRawRules")))
 		bpf_raw(r, n);
-	if ((n = get(r, ep, "syscallRawRules")) && !is_null(n))
+	if ((n = get(r, ep, "syscallRawRules")) && !yaml_node_is_null(n))
 		syscall_raw(r, n);
 }
 
@@ -1442,8 +1433,8 @@ static int import_root(vr *r, yaml_node_t *root, buf *out)
 	want_bool(r, get(r, pol, "privileged"), "privileged", &priv_old);
 	yaml_node_t *ep = get(r, pol, "enhanceProtect");
 	if (!strcmp(fc.mode, "EnhanceProtect")) {
-		if (!ep || is_null(ep) || !want_map(r, ep, "enhanceProtect")) {
-			if (!ep || is_null(ep))
+		if (!ep || yaml_node_is_null(ep) || !want_map(r, ep, "enhanceProtect")) {
+			if (!ep || yaml_node_is_null(ep))
 				verr(r, mn, "mode EnhanceProtect without an enhanceProtect section");
 			return -1;
 		}
@@ -1455,7 +1446,7 @@ static int import_root(vr *r, yaml_node_t *root, buf *out)
 		enhance_protect(r, ep);
 	} else if (!strcmp(fc.mode, "AlwaysAllow") || !strcmp(fc.mode, "RuntimeDefault")) {
 		r->privileged = priv_old;
-		if (ep && !is_null(ep))
+		if (ep && !yaml_node_is_null(ep))
 			diag_warn(r->d, loc_of(r, ep), "enhanceProtect ignored: mode is %s", fc.mode);
 	} else if (!strcmp(fc.mode, "BehaviorModeling")) {
 		verr(r, mn, "mode BehaviorModeling cannot be imported: it enforces nothing, it records "
