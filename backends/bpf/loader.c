@@ -167,14 +167,23 @@ static const struct {
 	{ "polc_socket_sendmsg", BPFB_NEEDS_NET },
 };
 
+#define NHOOKS (sizeof hook_needs_table / sizeof *hook_needs_table)
+
+/* prog's row in hook_needs_table, NHOOKS when it has none. */
+static size_t hook_index(const char *prog)
+{
+	size_t i = 0;
+	while (i < NHOOKS && strcmp(hook_needs_table[i].prog, prog))
+		i++;
+	return i;
+}
+
 /* A program the table does not name is always attached: never less
  * enforcement than before the table knew of it. */
 static uint32_t hook_needs(const char *prog)
 {
-	for (size_t i = 0; i < sizeof hook_needs_table / sizeof *hook_needs_table; i++)
-		if (!strcmp(hook_needs_table[i].prog, prog))
-			return hook_needs_table[i].needs;
-	return HOOK_ALWAYS;
+	size_t i = hook_index(prog);
+	return i < NHOOKS ? hook_needs_table[i].needs : HOOK_ALWAYS;
 }
 
 int bpfl_check_hooks(char *err, size_t n)
@@ -185,24 +194,21 @@ int bpfl_check_hooks(char *err, size_t n)
 		seterr(err, n, "cannot open the enforcer program: %s", strerror(errno));
 		return -1;
 	}
-	size_t known = 0, nt = sizeof hook_needs_table / sizeof *hook_needs_table;
+	size_t known = 0;
 	int r = 0;
 	struct bpf_program *prog;
 	bpf_object__for_each_program(prog, skel->obj) {
 		const char *name = bpf_program__name(prog);
-		size_t i = 0;
-		while (i < nt && strcmp(hook_needs_table[i].prog, name))
-			i++;
-		if (i == nt) {
+		if (hook_index(name) == NHOOKS) {
 			seterr(err, n, "enforcer program %s is not in loader.c's hook table", name);
 			r = -1;
 			break;
 		}
 		known++;
 	}
-	if (!r && known != nt) {
-		seterr(err, n, "loader.c's hook table names %zu programs, the enforcer has %zu", nt,
-		       known);
+	if (!r && known != NHOOKS) {
+		seterr(err, n, "loader.c's hook table names %zu programs, the enforcer has %zu",
+		       NHOOKS, known);
 		r = -1;
 	}
 	polc_enforcer__destroy(skel);
@@ -244,7 +250,7 @@ static int attach_pinned(const char *prog, char *err, size_t n)
 /* Attach every program a policy deciding `needs` relies on. */
 static int attach_needed(uint32_t needs, char *err, size_t n)
 {
-	for (size_t i = 0; i < sizeof hook_needs_table / sizeof *hook_needs_table; i++)
+	for (size_t i = 0; i < NHOOKS; i++)
 		if ((hook_needs_table[i].needs & needs) &&
 		    attach_pinned(hook_needs_table[i].prog, err, n) != EXIT_OK)
 			return EXIT_SYSTEM;
@@ -698,15 +704,15 @@ int bpfl_status(FILE *out, char *err, size_t n)
 		}
 	}
 	uint32_t zero = 0;
-	size_t nt = sizeof hook_needs_table / sizeof *hook_needs_table, linked = 0;
-	for (size_t i = 0; i < nt; i++) {
+	size_t linked = 0;
+	for (size_t i = 0; i < NHOOKS; i++) {
 		char p[256];
 		pin_path(p, sizeof p, "link_", hook_needs_table[i].prog);
 		linked += access(p, F_OK) == 0;
 	}
 	fprintf(out, "%d policies loaded; enforcer pinned at %s, %zu of its %zu programs attached "
 		"(those the policies need); %llu log records dropped\n",
-		count, BPFL_PIN_DIR, linked, nt, percpu_sum(fds[M_DROPS], &zero));
+		count, BPFL_PIN_DIR, linked, NHOOKS, percpu_sum(fds[M_DROPS], &zero));
 	close_fds(fds);
 	(void)err;
 	(void)n;
