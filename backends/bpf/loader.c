@@ -230,17 +230,21 @@ static int attach_pinned(const char *prog, char *err, size_t n)
 		return EXIT_OK;
 	pin_path(pp, sizeof pp, "prog_", prog);
 	int pfd = bpf_obj_get(pp);
-	int lfd = pfd < 0 ? -1 : bpf_raw_tracepoint_open(NULL, pfd);
+	if (pfd < 0) {
+		seterr(err, n, "cannot attach %s: %s", prog, strerror(errno));
+		return EXIT_SYSTEM;
+	}
+	int lfd = bpf_raw_tracepoint_open(NULL, pfd);
 	int e = errno;
-	if (lfd >= 0 && bpf_obj_pin(lfd, lp) < 0)
-		e = errno;
-	else if (lfd >= 0)
-		e = 0;
-	if (lfd >= 0)
-		close(lfd);   /* the pin keeps it attached */
-	if (pfd >= 0)
-		close(pfd);
-	if (e) {
+	close(pfd);   /* the link holds the program */
+	if (lfd < 0) {
+		seterr(err, n, "cannot attach %s: %s", prog, strerror(e));
+		return EXIT_SYSTEM;
+	}
+	int pinned = bpf_obj_pin(lfd, lp);
+	e = errno;
+	close(lfd);   /* the pin keeps it attached */
+	if (pinned < 0) {
 		seterr(err, n, "cannot attach %s: %s", prog, strerror(e));
 		return EXIT_SYSTEM;
 	}
