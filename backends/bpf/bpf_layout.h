@@ -263,6 +263,10 @@ struct polc_hdr {
 #define POLC_CLS_MOUNT_OFF 576u
 #define POLC_HDR_WORDS 640u                    /* first free word */
 
+/* The BTF decl tag on a program of the enforcer's own protection
+ * (enforcer.bpf.c, SELF_PROTECTION): the loader attaches those at install. */
+#define POLC_TAG_SELF_PROTECTION "polc:self-protection"
+
 /* ---- maps (names used by the loader) ---- */
 struct polc_blob_key { __u32 policy, chunk; };
 struct polc_chunk { __u32 w[POLC_CHUNK_WORDS]; };

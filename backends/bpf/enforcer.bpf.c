@@ -243,6 +243,13 @@ static __always_inline int word(__u32 policy, __u32 idx, __u32 *out)
 
 /* ---------------------------------------------------- self-protection */
 
+/* Marks a program of the enforcer's own protection (the opening comment's
+ * list), where it is defined: the loader attaches each so marked with the
+ * enforcer, whatever the policy says, and every other program when a policy
+ * decides one of its classes (loader.c's table). The mark is a BTF decl tag
+ * on the program's function, read from the object's BTF. */
+#define SELF_PROTECTION __attribute__((btf_decl_tag(POLC_TAG_SELF_PROTECTION)))
+
 static __always_inline int own_map(const struct bpf_map *m)
 {
 	return m == (void *)&polc_cgroups || m == (void *)&polc_blob || m == (void *)&polc_fast ||
@@ -282,7 +289,7 @@ static __always_inline int has_submounts(const struct vfsmount *mnt)
 	return next && next != head;
 }
 
-SEC("lsm/bpf_map")
+SEC("lsm/bpf_map") SELF_PROTECTION
 int BPF_PROG(polc_bpf_map, struct bpf_map *map, fmode_t fmode, int ret)
 {
 	__u32 policy;
@@ -291,7 +298,7 @@ int BPF_PROG(polc_bpf_map, struct bpf_map *map, fmode_t fmode, int ret)
 	return own_map(map) && policy_of_current(&policy) ? -EPERM_ : 0;
 }
 
-SEC("lsm/bpf_prog")
+SEC("lsm/bpf_prog") SELF_PROTECTION
 int BPF_PROG(polc_bpf_prog, struct bpf_prog *prog, int ret)
 {
 	__u32 policy;
@@ -304,7 +311,7 @@ int BPF_PROG(polc_bpf_prog, struct bpf_prog *prog, int ret)
 	return policy_of_current(&policy) ? -EPERM_ : 0;
 }
 
-SEC("lsm/bpf")
+SEC("lsm/bpf") SELF_PROTECTION
 int BPF_PROG(polc_bpf, int cmd, union bpf_attr *attr, unsigned int size, int ret)
 {
 	__u32 policy;
@@ -315,7 +322,7 @@ int BPF_PROG(polc_bpf, int cmd, union bpf_attr *attr, unsigned int size, int ret
 	return policy_of_current(&policy) ? -EPERM_ : 0;
 }
 
-SEC("lsm/inode_unlink")
+SEC("lsm/inode_unlink") SELF_PROTECTION
 int BPF_PROG(polc_inode_unlink, struct inode *dir, struct dentry *dentry, int ret)
 {
 	__u32 policy;
@@ -326,7 +333,7 @@ int BPF_PROG(polc_inode_unlink, struct inode *dir, struct dentry *dentry, int re
 	return policy_of_current(&policy) ? -EPERM_ : 0;
 }
 
-SEC("lsm/inode_rename")
+SEC("lsm/inode_rename") SELF_PROTECTION
 int BPF_PROG(polc_inode_rename, struct inode *old_dir, struct dentry *old_dentry,
 	     struct inode *new_dir, struct dentry *new_dentry, int ret)
 {
@@ -339,7 +346,7 @@ int BPF_PROG(polc_inode_rename, struct inode *old_dir, struct dentry *old_dentry
 	return policy_of_current(&policy) ? -EPERM_ : 0;
 }
 
-SEC("lsm/task_alloc")
+SEC("lsm/task_alloc") SELF_PROTECTION
 int BPF_PROG(polc_task_alloc, struct task_struct *task, unsigned long clone_flags, int ret)
 {
 	__u32 policy;
@@ -1249,7 +1256,7 @@ int BPF_PROG(polc_path_rename, const struct path *old_dir, struct dentry *old_de
 	return rc;
 }
 
-SEC("lsm.s/file_open")
+SEC("lsm.s/file_open") SELF_PROTECTION
 int BPF_PROG(polc_file_open, struct file *file, int ret)
 {
 	__u32 policy;
@@ -1411,7 +1418,7 @@ int BPF_PROG(polc_move_mount, const struct path *from_path, const struct path *t
 			    to_path->mnt);
 }
 
-SEC("lsm/sb_umount")
+SEC("lsm/sb_umount") SELF_PROTECTION
 int BPF_PROG(polc_sb_umount, struct vfsmount *mnt, int flags, int ret)
 {
 	__u32 policy;

@@ -4,6 +4,7 @@
 #include "../../base/base.h"
 
 #include <bpf/bpf.h>
+#include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include <dirent.h>
 #include <errno.h>
@@ -119,24 +120,15 @@ static void close_fds(int fds[M_N])
  * classes. A program is attached when the first loaded policy decides one
  * of its classes (bpfb_needs) and stays attached until the enforcer goes:
  * until then it would allow every event it sees, and a task that no policy
- * needs it for pays nothing for it. HOOK_ALWAYS: attached with the
- * enforcer: its own protection, whatever the policy says (enforcer.bpf.c's
- * opening comment: its maps, programs and pins; unmounting the BPF
- * filesystem, which sb_umount refuses; leaving the cgroup, which file_open
- * and task_alloc refuse). */
-#define HOOK_ALWAYS 0u
+ * needs it for pays nothing for it. The enforcer's own protection is not
+ * here: the enforcer marks those programs where it defines them
+ * (SELF_PROTECTION, read by self_protection()) and they are attached with
+ * it, whatever the policy says. */
 #define NEEDS_WRITE (1u << POLC_CH_WRITE)
 static const struct {
 	const char *prog;
 	uint32_t needs;
 } hook_needs_table[] = {
-	{ "polc_bpf_map", HOOK_ALWAYS },
-	{ "polc_bpf_prog", HOOK_ALWAYS },
-	{ "polc_bpf", HOOK_ALWAYS },
-	{ "polc_inode_unlink", HOOK_ALWAYS },
-	{ "polc_inode_rename", HOOK_ALWAYS },
-	{ "polc_task_alloc", HOOK_ALWAYS },
-	{ "polc_file_open", HOOK_ALWAYS },
 	{ "polc_path_mknod", NEEDS_WRITE },
 	{ "polc_path_mkdir", NEEDS_WRITE },
 	{ "polc_path_rmdir", NEEDS_WRITE },
@@ -154,7 +146,6 @@ static const struct {
 	{ "polc_bprm_check", 1u << POLC_CH_EXEC },
 	{ "polc_sb_mount", BPFB_NEEDS_MOUNT },
 	{ "polc_move_mount", BPFB_NEEDS_MOUNT },
-	{ "polc_sb_umount", HOOK_ALWAYS },   /* unmounting the BPF filesystem drops the pins */
 	{ "polc_sb_pivotroot", BPFB_NEEDS_MOUNT },
 	{ "polc_capable", BPFB_NEEDS_CAP },
 	{ "polc_ptrace", BPFB_NEEDS_PTRACE },
@@ -166,7 +157,6 @@ static const struct {
 	{ "polc_socket_accept", BPFB_NEEDS_NET },
 	{ "polc_socket_sendmsg", BPFB_NEEDS_NET },
 };
-
 #define NHOOKS (sizeof hook_needs_table / sizeof *hook_needs_table)
 
 /* prog's row in hook_needs_table, NHOOKS when it has none. */
@@ -178,12 +168,30 @@ static size_t hook_index(const char *prog)
 	return i;
 }
 
-/* A program the table does not name is always attached: never less
- * enforcement than before the table knew of it. */
-static uint32_t hook_needs(const char *prog)
+/* Whether the enforcer marks prog as its own protection: a BTF decl tag
+ * POLC_TAG_SELF_PROTECTION on the program's function (enforcer.bpf.c). */
+static bool self_protection(const struct btf *btf, const char *prog)
 {
-	size_t i = hook_index(prog);
-	return i < NHOOKS ? hook_needs_table[i].needs : HOOK_ALWAYS;
+	if (!btf)
+		return false;
+	for (__u32 id = 1; id < btf__type_cnt(btf); id++) {
+		const struct btf_type *t = btf__type_by_id(btf, id);
+		if (!btf_is_decl_tag(t) || btf_decl_tag(t)->component_idx != -1 ||
+		    strcmp(btf__name_by_offset(btf, t->name_off), POLC_TAG_SELF_PROTECTION))
+			continue;
+		const struct btf_type *f = btf__type_by_id(btf, t->type);
+		if (f && btf_is_func(f) && !strcmp(btf__name_by_offset(btf, f->name_off), prog))
+			return true;
+	}
+	return false;
+}
+
+/* Attached with the enforcer: its own protection, and a program neither
+ * marked nor in the table (never less enforcement than before the table
+ * knew of it; bpfl_check_hooks refuses such a program). */
+static bool attach_at_install(const struct btf *btf, const char *prog)
+{
+	return self_protection(btf, prog) || hook_index(prog) == NHOOKS;
 }
 
 int bpfl_check_hooks(char *err, size_t n)
@@ -194,25 +202,60 @@ int bpfl_check_hooks(char *err, size_t n)
 		seterr(err, n, "cannot open the enforcer program: %s", strerror(errno));
 		return -1;
 	}
+	const struct btf *btf = bpf_object__btf(skel->obj);
 	size_t known = 0;
 	int r = 0;
 	struct bpf_program *prog;
 	bpf_object__for_each_program(prog, skel->obj) {
 		const char *name = bpf_program__name(prog);
-		if (hook_index(name) == NHOOKS) {
-			seterr(err, n, "enforcer program %s is not in loader.c's hook table", name);
+		bool self = self_protection(btf, name), listed = hook_index(name) < NHOOKS;
+		if (self == listed) {
+			seterr(err, n, "enforcer program %s is %s", name,
+			       self ? "marked SELF_PROTECTION and in loader.c's hook table"
+				    : "neither marked SELF_PROTECTION nor in loader.c's hook table");
 			r = -1;
 			break;
 		}
-		known++;
+		known += listed;
 	}
+	for (size_t i = 0; !r && i < NHOOKS; i++)
+		if (!hook_needs_table[i].needs) {
+			seterr(err, n, "loader.c's hook table row %s needs no class: it would never "
+			       "be attached", hook_needs_table[i].prog);
+			r = -1;
+		}
 	if (!r && known != NHOOKS) {
-		seterr(err, n, "loader.c's hook table names %zu programs, the enforcer has %zu",
+		seterr(err, n, "loader.c's hook table names %zu programs, the enforcer has %zu of them",
 		       NHOOKS, known);
 		r = -1;
 	}
 	polc_enforcer__destroy(skel);
 	return r;
+}
+
+int bpfl_self_protection(char *out, size_t n, char *err, size_t errlen)
+{
+	libbpf_set_print(libbpf_quiet);
+	struct polc_enforcer *skel = polc_enforcer__open();
+	if (!skel) {
+		seterr(err, errlen, "cannot open the enforcer program: %s", strerror(errno));
+		return -1;
+	}
+	const struct btf *btf = bpf_object__btf(skel->obj);
+	size_t len = 0;
+	out[0] = 0;
+	struct bpf_program *prog;
+	bpf_object__for_each_program(prog, skel->obj) {
+		const char *name = bpf_program__name(prog);
+		if (self_protection(btf, name) && len < n)
+			len += (size_t)snprintf(out + len, n - len, "%s%s", len ? " " : "", name);
+	}
+	polc_enforcer__destroy(skel);
+	if (len >= n) {
+		seterr(err, errlen, "more self-protection programs than %zu bytes name", n);
+		return -1;
+	}
+	return 0;
 }
 
 static void pin_path(char *p, size_t n, const char *kind, const char *prog)
@@ -304,6 +347,7 @@ static int install_enforcer(char *err, size_t n)
 		polc_enforcer__destroy(skel);
 		return EXIT_SYSTEM;
 	}
+	const struct btf *btf = bpf_object__btf(skel->obj);
 	struct bpf_program *prog;
 	bpf_object__for_each_program(prog, skel->obj) {
 		char p[256];
@@ -314,8 +358,7 @@ static int install_enforcer(char *err, size_t n)
 			       strerror(errno));
 			goto fail;
 		}
-		if (hook_needs(name) == HOOK_ALWAYS &&
-		    attach_pinned(name, err, n) != EXIT_OK)
+		if (attach_at_install(btf, name) && attach_pinned(name, err, n) != EXIT_OK)
 			goto fail;
 	}
 	for (int i = 0; i < M_N; i++) {
@@ -708,15 +751,17 @@ int bpfl_status(FILE *out, char *err, size_t n)
 		}
 	}
 	uint32_t zero = 0;
-	size_t linked = 0;
-	for (size_t i = 0; i < NHOOKS; i++) {
-		char p[256];
-		pin_path(p, sizeof p, "link_", hook_needs_table[i].prog);
-		linked += access(p, F_OK) == 0;
+	size_t linked = 0, progs = 0;
+	DIR *d = opendir(BPFL_PIN_DIR);
+	for (struct dirent *e; d && (e = readdir(d));) {
+		linked += !strncmp(e->d_name, "link_", 5);
+		progs += !strncmp(e->d_name, "prog_", 5);
 	}
+	if (d)
+		closedir(d);
 	fprintf(out, "%d policies loaded; enforcer pinned at %s, %zu of its %zu programs attached "
-		"(those the policies need); %llu log records dropped\n",
-		count, BPFL_PIN_DIR, linked, NHOOKS, percpu_sum(fds[M_DROPS], &zero));
+		"(its own protection and those the policies need); %llu log records dropped\n",
+		count, BPFL_PIN_DIR, linked, progs, percpu_sum(fds[M_DROPS], &zero));
 	close_fds(fds);
 	(void)err;
 	(void)n;

@@ -52,10 +52,16 @@ int bpfl_events_poll(bpfl_events *ev, int timeout_ms);
 unsigned long long bpfl_events_dropped(bpfl_events *ev);   /* records lost so far */
 void bpfl_events_close(bpfl_events *ev);
 
-/* Check that loader.c's table of what each enforcer program decides names
- * exactly the enforcer's programs: 0, or -1 with err set. Unprivileged
- * (opens the object, loads nothing). */
+/* Check that every enforcer program is either marked as the enforcer's own
+ * protection (enforcer.bpf.c, SELF_PROTECTION) or in loader.c's table of
+ * what each program decides, never both, and that the table names only the
+ * enforcer's programs, each with a class: 0, or -1 with err set.
+ * Unprivileged (opens the object, loads nothing). */
 int bpfl_check_hooks(char *err, size_t errlen);
+/* The programs the enforcer marks as its own protection (attached with it,
+ * whatever the policy says), space-separated in the object's order: 0, or
+ * -1 with err set. Unprivileged. */
+int bpfl_self_protection(char *out, size_t n, char *err, size_t errlen);
 
 /* The cgroup v2 mount point (the unified hierarchy): 0, or -1 if none. */
 int bpfl_cgroup_root(char *out, size_t n);
