@@ -29,6 +29,10 @@ policy al {
 }
 POL
 cmd="cat $L/secret && echo w > $L/new"
+# the four runs below each load and unload their policy; the enforcer is
+# installed once for them (lab.sh)
+. "$SRC/tests/vm/lab.sh"
+lab_keep_enforcer >/dev/null 2>&1 || fail "cannot keep the enforcer installed"
 run() { rm -f $L/new; "$P" run --target bpf "$@" -- /usr/bin/sh -c "$cmd" > $L/out 2>&1; }
 run $L/al.pol && fail "enforced: the command succeeded: $(cat $L/out)"
 grep -q "Permission denied" $L/out || fail "enforced: $(cat $L/out)"
@@ -50,10 +54,11 @@ grep -qx s $L/out || fail "updated profile: $(cat $L/out)"
 run --mode audit -o $L/log2.trace $L/al.pol || fail "second audit run"
 n=$(grep -c '^\(file\|cap\|net\|exec\) ' $L/log2.trace)
 [ "$n" = 0 ] || fail "the updated profile still refuses: $(cat $L/log2.trace)"
+lab_release_enforcer >/dev/null 2>&1
 echo "bpf audit -> update -> enforce: ok"
 GUEST
 start=$(date +%s)
-$RUN --timeout 300 -- sh "$dir/guest.sh" "$POLC" > "$dir/out" 2>&1
+$RUN --timeout 300 --env POLC="$POLC" --env SRC="$SRC" -- sh "$dir/guest.sh" "$POLC" > "$dir/out" 2>&1
 rc=$?; cat "$dir/out"
 echo "lab run: exit $rc, $(( $(date +%s) - start ))s"
 [ $rc = 0 ] || { echo "FAIL: lab run exit $rc"; exit 1; }

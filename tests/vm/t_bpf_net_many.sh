@@ -40,6 +40,11 @@ for port in (30000, 30001):
     print("port", port, r)
 EOF
 bad=0
+# each probe's polc run loads and unloads its policy; the enforcer is
+# installed once for the four (lab.sh)
+. "$SRC/tests/vm/lab.sh"
+. "$SRC/tests/vm/lab.sh"
+lab_keep_enforcer >/dev/null 2>&1 || { echo "FAIL: cannot keep the enforcer installed"; bad=1; }
 # probe POLICY: port 30000 must be EPERM, port 30001 ECONNREFUSED
 probe() {
 	$POLC run --target bpf "$T/$1.pol" -- /usr/bin/python3 $T/probe.py >$T/out 2>$T/err
@@ -55,4 +60,5 @@ printf 'policy first {\n  deny network tcp connect port 30000;\n  allow network 
 printf 'policy last {\n  allow network tcp connect;\n  deny network tcp connect port 30000;\n}\n' >$T/last.pol
 printf 'policy dflt {\n  default deny network;\n  allow network tcp;\n  deny network tcp connect port 30000;\n}\n' >$T/dflt.pol
 for p in first last dflt; do probe $p; done
+lab_release_enforcer >/dev/null 2>&1
 [ $bad = 0 ] && echo ALL-OK

@@ -97,6 +97,11 @@ for i in range(22): os.mkdir("d" * 200); os.chdir("d" * 200)' $T/lab/deep
 
 OPS="create mkfifo unlink rename mkdir rmdir truncate chmod chown symlink link"
 
+# The run (1.) and the load (2.) share one install of the enforcer (lab.sh);
+# the final unload removes every policy, and with them the enforcer.
+. "$SRC/tests/vm/lab.sh"
+lab_keep_enforcer >/dev/null 2>&1 || { echo "FAIL: cannot keep the enforcer installed"; bad=1; }
+
 # 1. confined by polc run
 setup; mkdeep
 $POLC run --target bpf $T.pol -- $PY $T.py $T/lab >$T.run 2>$T.err
