@@ -40,3 +40,43 @@ lab_keep_enforcer() {
 lab_release_enforcer() {
 	"$POLC" unload --cgroup "$LAB_KEEP_CG"
 }
+
+# On the host, by the server-profile tests (t_profiles_servers_lsm,
+# t_profiles_audit_lsm): lab_servers_prepare NAME SERVERS SHIPPED FROM_A
+# empties $B/NAME into dir and keeps in want each server of SERVERS whose
+# programs are installed (soak_missing), with its shipped profile copied to
+# dir/S.pol when SHIPPED is 1 and its profile from load a generated into
+# dir/S-a.pol when FROM_A is 1. Exits the test: SKIP without qemu or
+# without any of SERVERS, FAIL when polc is not built or gen fails. Needs
+# SRC, BUILD, POLC.
+lab_servers_prepare() {
+	case "$BUILD" in /*) B=$BUILD ;; *) B=$SRC/$BUILD ;; esac
+	[ -x "$POLC" ] || { echo "FAIL: $POLC not built"; exit 1; }
+	qemu-system-x86_64 -version >/dev/null 2>&1 || { echo "SKIP: qemu-system-x86_64 cannot run here"; exit 0; }
+	dir=$B/$1; rm -rf "$dir"; mkdir -p "$dir"
+	. "$SRC/profiles/soak/lib.sh"   # soak_missing
+	want=""
+	for s in $2; do
+		miss=$(soak_missing $s)
+		[ -z "$miss" ] || { echo "SKIP $s: $miss not installed (tools/deps.d/profiles)"; continue; }
+		if [ "$3" = 1 ]; then cp "$SRC/profiles/$s.pol" "$dir/$s.pol" || exit 1; fi
+		if [ "$4" = 1 ]; then
+			"$POLC" gen --name "$s" --deny-default file,exec -o "$dir/$s-a.pol" \
+				"$SRC/profiles/traces/$s.trace" 2>"$dir/gen.err" ||
+				{ echo "FAIL: gen $s: $(cat "$dir/gen.err")"; exit 1; }
+		fi
+		want="$want $s"
+	done
+	[ -n "$want" ] || { echo "SKIP: none of $2 is installed"; exit 0; }
+}
+
+# Inside the lab, by the same tests: lab_soak_guest: AppArmor and BPF LSM
+# active (else the test exits), a tmpfs for the soak scripts' data under
+# /var/lib/polc-soak (the guest's root is the host's, read-only), lo up.
+lab_soak_guest() {
+	lab_need_lsms apparmor bpf
+	if [ -d /var/lib/polc-soak ]; then mount -t tmpfs -o mode=755 tmpfs /var/lib/polc-soak
+	else mount -t tmpfs -o mode=755 tmpfs /var/lib && mkdir /var/lib/polc-soak; fi ||
+		{ echo "FAIL: no tmpfs for the data"; exit 1; }
+	ip link set lo up 2>/dev/null
+}

@@ -1,11 +1,11 @@
 # lsm-denials.sh - sourced inside the lab by tests that count the denials
 # of AppArmor and BPF LSM while a workload runs (t_profiles_lsm,
-# t_profiles_servers_lsm). Needs POLC, L (a scratch directory) and no()
-# (records a failure).
-#   lsm_watch NAME      AppArmor: every denial reaches the log (printk rate
-#                       limit off); BPF: an always-allow policy on cgroup
-#                       NAME keeps the enforcer pinned for the whole run, so
-#                       one follower reads every event into $L/events
+# t_profiles_servers_lsm). Needs POLC, SRC, L (a scratch directory) and
+# no() (records a failure).
+#   lsm_watch           AppArmor: every denial reaches the log (printk rate
+#                       limit off); BPF: the enforcer stays pinned for the
+#                       whole run (lab_keep_enforcer, lab.sh), so one
+#                       follower reads every event into $L/events
 #   mark T / denials T  denials of target T since the mark: the count on
 #                       stdout, the records in $L/denied
 #   show_denied         the records, most frequent first
@@ -17,10 +17,8 @@
 #                       "PASS: PASS" if it ended ALL-OK, else 1
 lsm_watch() {
 	echo 0 > /proc/sys/kernel/printk_ratelimit
-	keep=/sys/fs/cgroup/unified/$1; mkdir -p $keep
-	printf 'policy keep {\n  default allow;\n}\n' > $L/keep.pol
-	"$POLC" build $L/keep.pol --target bpf -o $L/keep.bpfpol 2>/dev/null &&
-		"$POLC" load $L/keep.bpfpol --cgroup $keep || { echo "FAIL: keep policy"; exit 1; }
+	. "$SRC/tests/vm/lab.sh"
+	lab_keep_enforcer >/dev/null 2>&1 || { echo "FAIL: keep policy"; exit 1; }
 	"$POLC" status --follow=0 > $L/events 2>&1 &
 	follower=$!
 }
@@ -42,7 +40,7 @@ lsm_unwatch() {
 	"$POLC" status > $L/status; tail -n 1 $L/status
 	grep -q ' 0 log records dropped' $L/status || no "BPF log records dropped: $(tail -n 1 $L/status)"
 	kill $follower 2>/dev/null
-	"$POLC" unload --cgroup $keep
+	lab_release_enforcer
 }
 
 lab_inside() {

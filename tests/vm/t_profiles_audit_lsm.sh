@@ -44,20 +44,8 @@ BUILD=${BUILD:-build}
 POLC=${POLC:-$SRC/$BUILD/polc}
 
 if [ "${1:-}" != --inside ]; then
-	case "$BUILD" in /*) B=$BUILD ;; *) B=$SRC/$BUILD ;; esac
-	[ -x "$POLC" ] || { echo "FAIL: $POLC not built"; exit 1; }
-	qemu-system-x86_64 -version >/dev/null 2>&1 || { echo "SKIP: qemu-system-x86_64 cannot run here"; exit 0; }
-	dir=$B/profiles-audit-lsm; rm -rf "$dir"; mkdir -p "$dir"
-	. "$SRC/profiles/soak/lib.sh"   # soak_missing
-	want=""
-	for s in ${SERVERS:-sqlite3}; do
-		miss=$(soak_missing $s)
-		[ -z "$miss" ] || { echo "SKIP $s: $miss not installed (tools/deps.d/profiles)"; continue; }
-		"$POLC" gen --name "$s" --deny-default file,exec -o "$dir/$s-a.pol" \
-			"$SRC/profiles/traces/$s.trace" 2>"$dir/gen.err" || { echo "FAIL: gen $s: $(cat "$dir/gen.err")"; exit 1; }
-		want="$want $s"
-	done
-	[ -n "$want" ] || { echo "SKIP: none of ${SERVERS:-sqlite3} is installed"; exit 0; }
+	. "$SRC/tests/vm/lab.sh"   # lab_servers_prepare
+	lab_servers_prepare profiles-audit-lsm "${SERVERS:-sqlite3}" 0 1   # dir, want
 	. "$SRC/tests/vm/lsm-denials.sh"   # lab_inside
 	lab_inside "$SRC/tests/vm/t_profiles_audit_lsm.sh" "$dir" \
 		"$want: load b under the profile from load a, audit -> gen --update -> enforced, ${TARGETS:-apparmor bpf}: 0 denials" \
@@ -71,13 +59,8 @@ dir=$2
 L=/tmp/pal; mkdir -p $L
 bad=0
 no() { echo "FAIL: $*"; bad=1; }
-. "$SRC/tests/vm/lab.sh"   # lab_need_lsms
-lab_need_lsms apparmor bpf
-# the soak scripts keep their data under /var/lib/polc-soak (the guest's
-# root is the host's, read-only; /var/tmp is the lab's tmpfs)
-if [ -d /var/lib/polc-soak ]; then mount -t tmpfs -o mode=755 tmpfs /var/lib/polc-soak
-else mount -t tmpfs -o mode=755 tmpfs /var/lib && mkdir /var/lib/polc-soak; fi || { echo "FAIL: no tmpfs for the data"; exit 1; }
-ip link set lo up 2>/dev/null
+. "$SRC/tests/vm/lab.sh"
+lab_soak_guest   # both LSMs, /var/lib/polc-soak on tmpfs, lo
 echo 0 > /proc/sys/kernel/printk_ratelimit   # every complain-mode record reaches the log
 . "$SRC/tests/vm/lsm-denials.sh"   # mark, denials, show_denied
 # load SERVER TARGET PROFILE a|b [LOG]: the soak script's load, enforced or
@@ -116,7 +99,7 @@ for t in $TARGETS; do
 done
 
 # 3, 4: enforced, denials counted
-lsm_watch polc-audit-keep
+lsm_watch
 for t in $TARGETS; do
 	for s in $WANT; do
 		if [ -s "$dir/$s-$t.diff" ]; then

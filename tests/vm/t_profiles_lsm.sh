@@ -72,7 +72,7 @@ mount -t tmpfs -o mode=755 tmpfs /var/lib/postgresql
 ip link set lo up 2>/dev/null
 
 . "$SRC/tests/vm/lsm-denials.sh"   # mark, denials, show_denied
-lsm_watch polc-profiles-keep
+lsm_watch
 
 bpf_counters() { # name: what `polc status` counts for the policy, while it is loaded
 	"$POLC" status | awk -v p="policy $1 " 'index($0, p) == 1 { on = 1; next } /^policy |policies loaded/ { on = 0 } on' > $L/counters

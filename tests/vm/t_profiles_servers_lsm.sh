@@ -48,24 +48,10 @@ BUILD=${BUILD:-build}
 POLC=${POLC:-$SRC/$BUILD/polc}
 
 if [ "${1:-}" != --inside ]; then
-	case "$BUILD" in /*) B=$BUILD ;; *) B=$SRC/$BUILD ;; esac
-	[ -x "$POLC" ] || { echo "FAIL: $POLC not built"; exit 1; }
-	qemu-system-x86_64 -version >/dev/null 2>&1 || { echo "SKIP: qemu-system-x86_64 cannot run here"; exit 0; }
-	dir=$B/profiles-servers-lsm; rm -rf "$dir"; mkdir -p "$dir"
-	. "$SRC/profiles/soak/lib.sh"   # soak_missing
 	PROFILES=${PROFILES:-from-load-a}
-	want=""
-	for s in ${SERVERS:-nginx}; do
-		miss=$(soak_missing $s)
-		[ -z "$miss" ] || { echo "SKIP $s: $miss not installed (tools/deps.d/profiles)"; continue; }
-		cp "$SRC/profiles/$s.pol" "$dir/$s.pol" || exit 1
-		case " $PROFILES " in *" from-load-a "*)
-		"$POLC" gen --name "$s" --deny-default file,exec -o "$dir/$s-a.pol" \
-			"$SRC/profiles/traces/$s.trace" 2>"$dir/gen.err" || { echo "FAIL: gen $s: $(cat "$dir/gen.err")"; exit 1; } ;;
-		esac
-		want="$want $s"
-	done
-	[ -n "$want" ] || { echo "SKIP: none of nginx, memcached, mariadb is installed"; exit 0; }
+	from_a=0; case " $PROFILES " in *" from-load-a "*) from_a=1 ;; esac
+	. "$SRC/tests/vm/lab.sh"   # lab_servers_prepare
+	lab_servers_prepare profiles-servers-lsm "${SERVERS:-nginx}" 1 $from_a   # dir, want
 	. "$SRC/tests/vm/lsm-denials.sh"   # lab_inside
 	lab_inside "$SRC/tests/vm/t_profiles_servers_lsm.sh" "$dir" \
 		"$want loads ${LOADS:-b} under the $PROFILES profiles, ${TARGETS:-apparmor bpf}: 0 denials" \
@@ -78,16 +64,11 @@ dir=$2
 L=/tmp/psl; mkdir -p $L
 bad=0
 no() { echo "FAIL: $*"; bad=1; }
-. "$SRC/tests/vm/lab.sh"   # lab_need_lsms
-lab_need_lsms apparmor bpf
-# the soak scripts keep their data under /var/lib/polc-soak (the guest's
-# root is the host's, read-only)
-if [ -d /var/lib/polc-soak ]; then mount -t tmpfs -o mode=755 tmpfs /var/lib/polc-soak
-else mount -t tmpfs -o mode=755 tmpfs /var/lib && mkdir /var/lib/polc-soak; fi || { echo "FAIL: no tmpfs for the data"; exit 1; }
-ip link set lo up 2>/dev/null
+. "$SRC/tests/vm/lab.sh"
+lab_soak_guest   # both LSMs, /var/lib/polc-soak on tmpfs, lo
 
 . "$SRC/tests/vm/lsm-denials.sh"   # mark, denials, show_denied
-lsm_watch polc-servers-keep
+lsm_watch
 
 for t in $TARGETS; do
 	for s in $WANT; do
