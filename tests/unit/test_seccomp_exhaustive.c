@@ -139,11 +139,14 @@ static char *random_policy_n(int nst, const char *one_sys)
 {
 	char *s = malloc(64 + (size_t)nst * 200);
 	size_t n = 0;
+	/* one rnd() per statement (see below) */
 	unsigned arch = (unsigned)(rnd() % 4);
+	bool deny_default = rnd() % 2;
+	bool audit = rnd() % 5 == 0;
 	n += (size_t)sprintf(s + n, "policy r { %s%s%s",
 			      arch == 1 ? "arch x86_64, i386; " : arch == 2 ? "arch x86_64, x32; " : "",
-			      rnd() % 2 ? "default deny syscall; " : "",
-			      rnd() % 5 == 0 ? "mode audit; " : "");
+			      deny_default ? "default deny syscall; " : "",
+			      audit ? "mode audit; " : "");
 	for (int i = 0; i < nst; i++) {
 		static const char *const acts[] = { "allow", "audit", "deny", "deny errno EACCES", "kill" };
 		const char *sys = one_sys ? one_sys : rsys[rnd() % 10];
