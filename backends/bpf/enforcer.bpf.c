@@ -630,10 +630,12 @@ static __always_inline void walk_name(__u32 policy, const struct polc_dfa *d,
 }
 
 /* Decide the n bytes of the task's buffer at `base` for up to three
- * channels (the most restrictive wins): see walk_name. */
+ * channels (the most restrictive wins): see walk_name. ch2_denies: ch2
+ * counts only where a statement denies (see polc_file_open). */
 static __always_inline __u32 decide_buf(__u32 policy, const struct polc_dfa *d,
 					struct polc_chunk *c0, struct pathbuf *pb, __u32 base,
-					__u32 n, int worst, int dir, __u32 ch0, __u32 ch1, __u32 ch2)
+					__u32 n, int worst, int dir, __u32 ch0, __u32 ch1, __u32 ch2,
+					int ch2_denies)
 {
 	struct named o;
 	walk_name(policy, d, c0, pb, base, n, worst, dir, &o);
@@ -645,6 +647,9 @@ static __always_inline __u32 decide_buf(__u32 policy, const struct polc_dfa *d,
 	}
 	if (ch2 != ch0 && ch2 != ch1) {
 		__u32 x = chan_result(&o.w, &o.w2, d, ch2, o.worst, o.dir);
+		if (ch2_denies && (POLC_DEC_VERDICT(x) < POLC_V_DENY ||
+				   POLC_DEC_STMT(x) == POLC_STMT_DEFAULT))
+			x = best;
 		if (polc_dec_wins(x, best))
 			best = x;
 	}
@@ -956,11 +961,12 @@ static __always_inline int chan_allows_all(__u32 policy, const struct polc_dfa *
 /* Decide the object `de` on mount `vm` for up to three channels (the most
  * restrictive wins); dir: also as "path/"; DIR_ASK: if `de` is a directory
  * (asked only when a path is decided: an allowed-by-all channel, AlwaysAllow
- * for one, reads nothing of the file). */
+ * for one, reads nothing of the file); ch2_denies: see decide_buf (left out
+ * in mode audit). */
 #define DIR_ASK (-1)
 static __always_inline int decide_obj(__u32 policy, const struct dentry *de,
 				      const struct vfsmount *vm, __u32 ch0, __u32 ch1, __u32 ch2,
-				      __u32 domain, int dir)
+				      __u32 domain, int dir, int ch2_denies)
 {
 	struct polc_chunk *c0 = chunk(policy, 0);
 	if (!c0)
@@ -968,6 +974,8 @@ static __always_inline int decide_obj(__u32 policy, const struct dentry *de,
 	struct polc_hdr *h = (struct polc_hdr *)c0->w;
 	struct polc_dfa d = h->file;
 	__u32 mode = h->mode;
+	if (ch2_denies && mode)
+		ch2 = ch0;
 	/* no statement of the operation can deny or audit any path: the
 	 * path walk and the DFA walk (most of a confined open's cost) go */
 	if (chan_allows_all(policy, &d, ch0) && (ch1 == ch0 || chan_allows_all(policy, &d, ch1)) &&
@@ -982,7 +990,7 @@ static __always_inline int decide_obj(__u32 policy, const struct dentry *de,
 	int worst = pos < 0;
 	__u32 base = worst ? 0 : (__u32)pos & (POLC_PATH_MAX - 1);
 	__u32 best = decide_buf(policy, &d, c0, pb, base, worst ? 0 : POLC_PATH_MAX - base, worst,
-				dir, ch0, ch1, ch2);
+				dir, ch0, ch1, ch2, ch2_denies);
 	__u32 chans = 1u << (ch0 & 7) | 1u << (ch1 & 7) | 1u << (ch2 & 7);
 	int rc = finish(policy, mode, best, POLC_EV_INFO(domain, chans, 0),
 			worst ? 0 : &pb->p[base], 1);
@@ -997,7 +1005,7 @@ static __always_inline int path_hook(const struct dentry *de, const struct vfsmo
 	__u32 policy;
 	if (!policy_of_current(&policy))
 		return 0;
-	return decide_obj(policy, de, vm, ch, ch, ch, POLC_D_FILE, dir);
+	return decide_obj(policy, de, vm, ch, ch, ch, POLC_D_FILE, dir, 0);
 }
 
 /* An open file, mapped or executed: exec statements name the file, so the
@@ -1007,7 +1015,7 @@ static __always_inline int file_hook(__u32 policy, const struct file *f, __u32 c
 				     __u32 ch2, __u32 domain)
 {
 	return decide_obj(policy, f->f_path.dentry, f->f_path.mnt, ch0, ch1, ch2, domain,
-			  domain == POLC_D_FILE ? DIR_ASK : 0);
+			  domain == POLC_D_FILE ? DIR_ASK : 0, 0);
 }
 
 static __always_inline int dentry_is_dir(const struct dentry *de)
@@ -1273,8 +1281,21 @@ int BPF_PROG(polc_file_open, struct file *file, int ret)
 	}
 	__u32 c[3], n = 0;
 	/* an exec open: 6.1 marks it in f_flags (__FMODE_EXEC), not f_mode */
-	if ((fmode & FMODE_EXEC) || (flags & FMODE_EXEC)) {
-		c[n++] = POLC_CH_EXECP;   /* execve/uselib open: the exec permission */
+	int exec = (fmode & FMODE_EXEC) || (flags & FMODE_EXEC);
+	if (exec) {
+		/* open_exec: execve's program, a #! script's interpreter, an
+		 * ELF program's interpreter (PT_INTERP), uselib. The file's exec
+		 * permission, and the exec statements too: load_elf_binary
+		 * opens and maps the PT_INTERP file with no exec check (no
+		 * bprm_check for it), so a program naming an exec-denied copy
+		 * of ld.so would run it. Only a statement's deny counts for
+		 * exec here (decide_buf's ch2_denies): a closed exec domain's
+		 * default would refuse ld.so itself, which allow-lists grant
+		 * as a file (exec, mmap) and not as a program; an audit is
+		 * logged once, by bprm_check. One walk for both. */
+		c[n++] = POLC_CH_EXECP;
+		c[n++] = POLC_CH_EXECP;
+		c[n++] = POLC_CH_EXEC;
 	} else {
 		if (fmode & FMODE_READ)
 			c[n++] = POLC_CH_READ;
@@ -1283,8 +1304,9 @@ int BPF_PROG(polc_file_open, struct file *file, int ret)
 	}
 	if (!n)
 		return 0;
-	__u32 c0 = c[0], c1 = n > 1 ? c[1] : c0;
-	return file_hook(policy, file, c0, c1, c1, POLC_D_FILE);
+	__u32 c0 = c[0], c1 = n > 1 ? c[1] : c0, c2 = n > 2 ? c[2] : c1;
+	return decide_obj(policy, file->f_path.dentry, file->f_path.mnt, c0, c1, c2, POLC_D_FILE,
+			  DIR_ASK, exec);
 }
 
 SEC("lsm.s/mmap_file")
@@ -1678,3 +1700,4 @@ int BPF_PROG(polc_socket_sendmsg, struct socket *sock, struct msghdr *msg, int s
 	c.ev.op = POLC_NET_CONNECT;
 	return decide_net(policy, &c);
 }
+
