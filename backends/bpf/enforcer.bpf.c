@@ -1680,6 +1680,79 @@ int BPF_PROG(polc_socket_accept, struct socket *sock, struct socket *newsock, in
 	return decide_net(policy, &x);
 }
 
+/* A one-to-many SCTP sendmsg that starts an association adds each
+ * SCTP_DSTADDRV4/V6 cmsg's address as a peer of it (6.1
+ * sctp_sendmsg_new_asoc: sctp_connect_add_peer, no LSM call;
+ * security_sctp_bind_connect sees only msg_name): each is a connect to that
+ * address at the destination's port. The control buffer is the kernel's
+ * copy (____sys_sendmsg) or, where msg_control_is_user (io_uring), the
+ * caller's. A buffer with more than CMSGS_MAX messages is refused. */
+#define IPPROTO_SCTP_ 132
+#define SCTP_DSTADDRV4_ 7
+#define SCTP_DSTADDRV6_ 8
+#define CMSGS_MAX 16
+
+struct cmsg_walk {
+	const char *ctl;
+	__u64 off, len;
+	__u32 policy, user, done;
+	int rc;
+	struct polc_net_ev dst;   /* the send's destination: type, protocol, port */
+};
+
+static __always_inline long ctl_read(struct cmsg_walk *c, void *to, __u32 n, __u64 off)
+{
+	const char *at = c->ctl + off;
+	return c->user ? bpf_probe_read_user(to, n, at) : bpf_probe_read_kernel(to, n, at);
+}
+
+static long cmsg_step(__u64 i, void *vctx)
+{
+	struct cmsg_walk *c = vctx;
+	struct { __u64 len; int level, type; } h = {};   /* struct cmsghdr */
+	if (c->off + sizeof h > c->len || ctl_read(c, &h, sizeof h, c->off) ||
+	    h.len < sizeof h || h.len > c->len - c->off) {
+		c->done = 1;   /* the end, or what the kernel refuses (EINVAL) */
+		return 1;
+	}
+	if (h.level == IPPROTO_SCTP_ && (h.type == SCTP_DSTADDRV4_ || h.type == SCTP_DSTADDRV6_)) {
+		struct netwalk x = { .ev = c->dst };
+		x.ev.op = POLC_NET_CONNECT;
+		__builtin_memset(x.ev.addr, 0, sizeof x.ev.addr);
+		if (h.type == SCTP_DSTADDRV4_) {
+			x.ev.family = POLC_AF_INET;
+			x.ev.has_addr = h.len >= sizeof h + 4 && !ctl_read(c, x.ev.addr, 4, c->off + sizeof h);
+		} else {
+			x.ev.family = POLC_AF_INET6;
+			x.ev.has_addr = h.len >= sizeof h + 16 && !ctl_read(c, x.ev.addr, 16, c->off + sizeof h);
+		}
+		if (x.ev.has_addr) {   /* else the kernel refuses it (EINVAL) */
+			polc_net_normalise(&x.ev);
+			c->rc = decide_net(c->policy, &x);
+			if (c->rc)
+				return 1;
+		}
+	}
+	c->off += (h.len + 7) & ~7ull;   /* CMSG_ALIGN */
+	return 0;
+}
+
+static __always_inline int sctp_dstaddrs(__u32 policy, const struct polc_net_ev *dst,
+					 struct msghdr *msg)
+{
+	struct cmsg_walk c = { .policy = policy, .dst = *dst };
+	c.len = BPF_CORE_READ(msg, msg_controllen);
+	if (!c.len)
+		return 0;
+	c.ctl = BPF_CORE_READ(msg, msg_control);
+	c.user = BPF_CORE_READ_BITFIELD_PROBED(msg, msg_control_is_user);
+	bpf_loop(CMSGS_MAX + 1, cmsg_step, &c, 0);
+	if (c.rc || c.done)
+		return c.rc;
+	struct netwalk x = { .ev = { .op = POLC_NET_CONNECT }, .fail = 1 };   /* fail closed */
+	return decide_net(policy, &x);
+}
+
 SEC("lsm/socket_sendmsg")
 int BPF_PROG(polc_socket_sendmsg, struct socket *sock, struct msghdr *msg, int size, int ret)
 {
@@ -1698,6 +1771,90 @@ int BPF_PROG(polc_socket_sendmsg, struct socket *sock, struct msghdr *msg, int s
 	/* an address given with the data gives the socket that peer: a connect */
 	struct netwalk c = { .ev = x.ev };
 	c.ev.op = POLC_NET_CONNECT;
-	return decide_net(policy, &c);
+	r = decide_net(policy, &c);
+	if (r || x.ev.protocol != IPPROTO_SCTP_)
+		return r;
+	return sctp_dstaddrs(policy, &x.ev, msg);
 }
 
+/* SCTP's other doors to an address (net/sctp/socket.c, 6.1): each calls
+ * only security_sctp_bind_connect(sk, optname, addrs, len), never
+ * socket_connect or socket_bind. A connect to the address: setsockopt
+ * SCTP_SOCKOPT_CONNECTX (its _OLD and CONNECTX3 forms pass the same
+ * optname) starts an association to a packed list; a one-to-many sendmsg's
+ * new association (SCTP_SENDMSG_CONNECT: its destination and each
+ * SCTP_DSTADDRV4/V6 cmsg); SCTP_PRIMARY_ADDR makes a peer's address the
+ * one data goes to. A bind: SCTP_SOCKOPT_BINDX_ADD (a packed list) and
+ * SCTP_SET_PEER_PRIMARY_ADDR (a local address). Each address is decided as
+ * that connect or bind (sockaddr_in 16 bytes, sockaddr_in6 28, as the
+ * kernel walks the list; another family ends the walk: the kernel refuses
+ * the call with EINVAL). A list longer than SCTP_ADDRS_MAX is refused
+ * (fail closed). SCTP_PARAM_ADD_IP and SCTP_PARAM_SET_PRIMARY come from a
+ * peer's ASCONF chunk, in softirq: not the current task's act, not decided
+ * (docs/language.md). */
+#define SCTP_SET_PEER_PRIMARY_ADDR_ 5
+#define SCTP_PRIMARY_ADDR_ 6
+#define SCTP_SOCKOPT_BINDX_ADD_ 100
+#define SCTP_SOCKOPT_CONNECTX_ 110
+#define SCTP_SENDMSG_CONNECT_ 126
+#define SCTP_ADDRS_MAX 8
+
+/* One address of an SCTP list a step (bpf_loop: the 6.1 verifier checks
+ * the step once; a loop written out took it past its 1M instructions).
+ * done: the list ended (every address decided); rc: a refusal. */
+struct sctp_walk {
+	const char *list;
+	__u32 policy, op, off, len, done;
+	int rc;
+	__u16 type, protocol;
+};
+
+static long sctp_step(__u64 i, void *vctx)
+{
+	struct sctp_walk *s = vctx;
+	__u16 fam = 0;
+	if (s->off + sizeof fam > s->len) {
+		s->done = 1;
+		return 1;
+	}
+	bpf_probe_read_kernel(&fam, sizeof fam, s->list + s->off);
+	if (fam != POLC_AF_INET && fam != POLC_AF_INET6) {
+		s->done = 1;
+		return 1;
+	}
+	/* the address's family, not the socket's: an AF_INET6 SCTP socket
+	 * takes IPv4 addresses in its lists (the traffic is IPv4) */
+	struct netwalk x = { .ev = { .op = s->op, .type = s->type, .family = fam,
+				     .protocol = s->protocol } };
+	read_addr(&x.ev, (const struct sockaddr *)(s->list + s->off));
+	s->rc = decide_net(s->policy, &x);
+	s->off += fam == POLC_AF_INET ? 16 : 28;
+	return s->rc ? 1 : 0;
+}
+
+SEC("lsm/sctp_bind_connect")
+int BPF_PROG(polc_sctp_bind_connect, struct sock *sk, int optname, struct sockaddr *address,
+	     int addrlen, int ret)
+{
+	__u32 policy, op;
+	if (ret)
+		return ret;
+	if (optname == SCTP_SOCKOPT_CONNECTX_ || optname == SCTP_SENDMSG_CONNECT_ ||
+	    optname == SCTP_PRIMARY_ADDR_)
+		op = POLC_NET_CONNECT;
+	else if (optname == SCTP_SOCKOPT_BINDX_ADD_ || optname == SCTP_SET_PEER_PRIMARY_ADDR_)
+		op = POLC_NET_BIND;
+	else
+		return 0;
+	if (!policy_of_current(&policy))
+		return 0;
+	struct sctp_walk s = { .list = (const char *)address, .policy = policy, .op = op,
+			       .len = addrlen > 0 ? (__u32)addrlen : 0 };
+	s.type = BPF_CORE_READ(sk, sk_type);
+	s.protocol = BPF_CORE_READ(sk, sk_protocol);
+	bpf_loop(SCTP_ADDRS_MAX + 1, sctp_step, &s, 0);
+	if (s.rc || s.done)
+		return s.rc;
+	struct netwalk x = { .ev = { .op = op }, .fail = 1 };   /* too many: fail closed */
+	return decide_net(policy, &x);
+}

@@ -15,9 +15,17 @@
  *              kernel connects the association without connect(2)
  *              (net/sctp/socket.c: __sctp_setsockopt_connectx calls only
  *              security_sctp_bind_connect, never security_socket_connect;
- *              not an attempt of t_bypass: it passes the BPF enforcer)
+ *              the BPF enforcer's sctp_bind_connect program decides it)
+ *   sctp-connectx-list  the same with two addresses packed: 127.0.0.1 first,
+ *              IPV4 second (every address of the list is decided)
+ *   sctp-connectx-v6sock  sctp-connectx's AF_INET address on an AF_INET6
+ *              SCTP socket (its lists take IPv4 addresses)
  *   sctp-sendmsg  sendmsg() with msg_name on a one-to-many SCTP socket
  *              (SOCK_SEQPACKET): the association is made by the send
+ *   sctp-sendmsg-dstaddr  the same to 127.0.0.1, with IPV4 in an
+ *              SCTP_DSTADDRV4 cmsg: another peer address of the new
+ *              association (no LSM hook sees it; the BPF enforcer's
+ *              socket_sendmsg reads the cmsgs)
  *   uring-connect  IORING_OP_CONNECT
  *   raw-hdrincl  a UDP datagram to IPV4:PORT in a hand-made IP header, sent
  *              on a SOCK_RAW/IPPROTO_RAW socket with msg_name 127.0.0.1 (the
@@ -115,12 +123,12 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(m, "raw-hdrincl"))
 		return raw_hdrincl(&a4);
-	int six = !strcmp(m, "connect6") || !strcmp(m, "udp6");
+	int six = !strcmp(m, "connect6") || !strcmp(m, "udp6") || !strcmp(m, "sctp-connectx-v6sock");
 	int udp = !strcmp(m, "udp") || !strcmp(m, "udp6") || !strcmp(m, "sendmsg") ||
 		  !strcmp(m, "sendmmsg");
 	int mptcp = !strcmp(m, "mptcp");
 	int sctp = !strncmp(m, "sctp", 4);
-	int type = udp ? SOCK_DGRAM : !strcmp(m, "sctp-sendmsg") ? SOCK_SEQPACKET : SOCK_STREAM;
+	int type = udp ? SOCK_DGRAM : !strncmp(m, "sctp-sendmsg", 12) ? SOCK_SEQPACKET : SOCK_STREAM;
 	int s = socket(six ? AF_INET6 : AF_INET, type, mptcp ? IPPROTO_MPTCP : sctp ? IPPROTO_SCTP : 0);
 	if (s < 0)
 		return done(-1, "socket");
@@ -132,6 +140,15 @@ int main(int argc, char **argv)
 	if (!strcmp(m, "sctp-connectx"))
 		return done(setsockopt(s, SOL_SCTP, SCTP_SOCKOPT_CONNECTX, sa, sl),
 			    "setsockopt SCTP_SOCKOPT_CONNECTX");
+	if (!strcmp(m, "sctp-connectx-v6sock"))
+		return done(setsockopt(s, SOL_SCTP, SCTP_SOCKOPT_CONNECTX, &a4, sizeof a4),
+			    "setsockopt SCTP_SOCKOPT_CONNECTX");
+	if (!strcmp(m, "sctp-connectx-list")) {
+		struct sockaddr_in two[2] = { a4, a4 };
+		two[0].sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+		return done(setsockopt(s, SOL_SCTP, SCTP_SOCKOPT_CONNECTX, two, sizeof two),
+			    "setsockopt SCTP_SOCKOPT_CONNECTX");
+	}
 	if (!strcmp(m, "uring-connect")) {
 		struct io_uring_sqe sqe;
 		memset(&sqe, 0, sizeof sqe);
@@ -154,6 +171,21 @@ int main(int argc, char **argv)
 		return done(sendto(s, msg, sizeof msg, MSG_FASTOPEN, sa, sl), "sendto MSG_FASTOPEN");
 	if (!strcmp(m, "udp") || !strcmp(m, "udp6"))
 		return done(sendto(s, msg, sizeof msg, 0, sa, sl), "sendto");
+	if (!strcmp(m, "sctp-sendmsg-dstaddr")) {
+		struct sockaddr_in lo = a4;
+		lo.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+		union { char b[CMSG_SPACE(sizeof(struct in_addr))]; struct cmsghdr align; } ctl;
+		memset(&ctl, 0, sizeof ctl);
+		struct iovec io = { msg, sizeof msg };
+		struct msghdr h = { .msg_name = &lo, .msg_namelen = sizeof lo, .msg_iov = &io,
+				    .msg_iovlen = 1, .msg_control = ctl.b, .msg_controllen = sizeof ctl.b };
+		struct cmsghdr *c = CMSG_FIRSTHDR(&h);
+		c->cmsg_level = IPPROTO_SCTP;
+		c->cmsg_type = SCTP_DSTADDRV4;
+		c->cmsg_len = CMSG_LEN(sizeof(struct in_addr));
+		memcpy(CMSG_DATA(c), &a4.sin_addr, sizeof a4.sin_addr);
+		return done(sendmsg(s, &h, 0), "sendmsg");
+	}
 	if (!strcmp(m, "sendmsg") || !strcmp(m, "sctp-sendmsg")) {
 		struct iovec io = { msg, sizeof msg };
 		struct msghdr h = { .msg_name = sa, .msg_namelen = sl, .msg_iov = &io, .msg_iovlen = 1 };
