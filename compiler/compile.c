@@ -1064,15 +1064,15 @@ static ir_policy *lower_top(compiler *c, const ast_block *b, bool is_rule)
 
 /* The hash covers every byte read, in order: the same sources give the
  * same hash on every machine. */
-/* SHA-256 of "LEN:TEXT" for every file, hashed in place (a copy of a
- * large policy's text is a page fault per 4 KiB). */
-static void hash_sources(const diag_ctx *d, char out[65])
+/* SHA-256 of "LEN:TEXT" for each of the first nfiles files, hashed in place
+ * (a copy of a large policy's text is a page fault per 4 KiB). */
+static void hash_sources(const diag_ctx *d, size_t nfiles, char out[65])
 {
-	size_t n = 2 * d->nfiles;
+	size_t n = 2 * nfiles;
 	const void **part = xcalloc(n + 1, sizeof *part);
 	size_t *len = xcalloc(n + 1, sizeof *len);
-	char (*pre)[24] = xcalloc(d->nfiles + 1, sizeof *pre);
-	for (size_t i = 0; i < d->nfiles; i++) {
+	char (*pre)[24] = xcalloc(nfiles + 1, sizeof *pre);
+	for (size_t i = 0; i < nfiles; i++) {
 		len[2 * i] = (size_t)snprintf(pre[i], sizeof pre[i], "%zu:", d->files[i]->len);
 		part[2 * i] = pre[i];
 		part[2 * i + 1] = d->files[i]->text;
@@ -1135,10 +1135,12 @@ static int finish(compiler *c, ir_program *out, bool all_rules)
 	}
 	if (out->nrules)
 		xqsort(out->rules, out->nrules, sizeof *out->rules, cmp_rule);
-	char hash[65];
-	hash_sources(c->d, hash);
-	for (size_t i = 0; i < out->npolicies; i++)
-		memcpy(out->policies[i]->source_hash, hash, 65);
+	/* hashed when an output asks for it (ir_source_hash): the files read
+	 * so far are the sources, whatever this diag context reads later */
+	for (size_t i = 0; i < out->npolicies; i++) {
+		out->policies[i]->sources = c->d;
+		out->policies[i]->nsources = c->d->nfiles;
+	}
 	for (size_t i = 0; i < c->nfiles; i++)
 		ast_file_free(c->files[i]);
 	free(c->files);
@@ -1237,6 +1239,13 @@ void ir_free(ir_policy *p)
 		free(p->dom[i].v);
 	arena_free(p->arena);
 	memset(p, 0, sizeof *p);
+}
+
+const char *ir_source_hash(const ir_policy *p)
+{
+	if (!p->source_hash[0] && p->sources)
+		hash_sources(p->sources, p->nsources, ((ir_policy *)p)->source_hash);
+	return p->source_hash;
 }
 
 void ir_program_free(ir_program *prog)

@@ -161,7 +161,13 @@ typedef struct ir_policy {
 	ir_stmt_list dom[IR_NDOMAIN];
 	const char **rules_used;           /* every rule brought in, sorted */
 	size_t nrules_used;
-	char source_hash[65];              /* sha256 hex of all source bytes read */
+	/* sha256 hex of all source bytes read: read it with ir_source_hash(),
+	 * which hashes on first use (only some outputs carry it: a raw seccomp
+	 * filter or a check never pays for it). The first nsources files of
+	 * sources are the bytes; the diag context outlives every emit. */
+	char source_hash[65];
+	const struct diag_ctx *sources;
+	size_t nsources;
 	struct ir_arena *arena;            /* owns every string and array above */
 } ir_policy;
 
@@ -230,5 +236,8 @@ const char *ir_arch_name(ir_arch a);
 uint32_t ir_arch_audit(ir_arch a);     /* AUDIT_ARCH_* */
 
 void ir_free(ir_policy *p);
+/* p's source_hash ("" for a policy not compiled from sources), hashed
+ * now if not yet (writes p's cache: p itself is never a constant). */
+const char *ir_source_hash(const ir_policy *p);
 
 #endif

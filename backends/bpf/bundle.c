@@ -254,7 +254,7 @@ static void lower_simple(const ir_policy *p, struct polc_hdr *h)
  * 100,000-statement policy's metadata is megabytes). */
 static size_t meta_bound(const ir_policy *p, const char *header)
 {
-	size_t n = 128 + (header ? strlen(header) : 0) + strlen(p->name) + strlen(p->source_hash);
+	size_t n = 128 + (header ? strlen(header) : 0) + strlen(p->name) + strlen(ir_source_hash(p));
 	const char *path = NULL;
 	size_t plen = 0;
 	for (int d = 0; d < IR_NDOMAIN; d++)
@@ -277,7 +277,7 @@ static void put_meta(const ir_policy *p, const char *header, buf *m)
 	if (header)
 		buf_puts(m, header);
 	buf_printf(m, "policy %s\nmode %s\nsource-hash %s\n", p->name,
-		   p->mode == IR_MODE_AUDIT ? "audit" : "enforce", p->source_hash);
+		   p->mode == IR_MODE_AUDIT ? "audit" : "enforce", ir_source_hash(p));
 	uint32_t id = 0;
 	for (int d = 0; d < IR_NDOMAIN; d++)
 		for (size_t i = 0; i < p->dom[d].n; i++, id++) {

@@ -218,7 +218,7 @@ static void test_seccomp_spec_is_oci(void **state)
 		assert_string_equal(text_at(&s.doc[0], "metadata.name"), "t");
 		assert_null(text_at(&s.doc[0], "metadata.namespace"));   /* cluster-scoped */
 		assert_string_equal(text_at(&s.doc[0], "metadata.annotations.polc/source-sha256"),
-				    spo->p->source_hash);
+				    ir_source_hash(spo->p));
 		if (!same(&o.doc[0], yaml_document_get_root_node(&o.doc[0]), &s.doc[0],
 			  at(&s.doc[0], "spec"), 0))
 			fail_msg("spec differs from the OCI profile for:\n%s\n--- oci:\n%s\n--- spo:\n%s",
