@@ -118,6 +118,72 @@ static void cg_free(cg *g)
 	memset(g, 0, sizeof *g);
 }
 
+/* ---- segments: code emitted once, replayed by later tries ---- */
+
+/* A stretch of code that is the same in every hot chain length tried (a
+ * search tree, the argument blocks): its instructions, the labels it made
+ * ([l0, l0 + nl)) and where it bound labels, its own and older ones. A
+ * replay renumbers its own labels after the try's current ones; older
+ * labels (the leaves', made first in every try) keep their numbers. */
+typedef struct {
+	cg_insn *v;
+	size_t n;
+	int l0, nl;
+	struct { int l; size_t at; } *bind;
+	size_t nbind;
+} cg_seg;
+
+/* Record what g emitted since instruction i0 and label l0. */
+static void seg_record(const cg *g, cg_seg *s, size_t i0, int l0)
+{
+	s->n = g->n - i0;
+	s->v = xcalloc(s->n + 1, sizeof *s->v);
+	memcpy(s->v, g->v + i0, s->n * sizeof *s->v);
+	s->l0 = l0;
+	s->nl = (int)g->nlab - l0;
+	s->bind = xcalloc(g->nlab + 1, sizeof *s->bind);
+	s->nbind = 0;
+	for (size_t l = 0; l < g->nlab; l++)
+		if (g->lab[l] != SIZE_MAX && g->lab[l] >= i0 && g->lab[l] < g->n) {
+			s->bind[s->nbind].l = (int)l;
+			s->bind[s->nbind++].at = g->lab[l] - i0;
+		}
+}
+
+static int seg_label(const cg_seg *s, int l, int delta)
+{
+	return l >= s->l0 && l < s->l0 + s->nl ? l + delta : l;
+}
+
+/* Emit a recorded segment again; returns where it starts. */
+static size_t seg_replay(cg *g, const cg_seg *s)
+{
+	int delta = (int)g->nlab - s->l0;
+	for (int i = 0; i < s->nl; i++)
+		label_new(g);
+	size_t base = g->n;
+	xgrow(&g->v, &g->cap, g->n + s->n + 1, sizeof *g->v);
+	for (size_t i = 0; i < s->n; i++) {
+		cg_insn x = s->v[i];
+		if (BPF_CLASS(x.code) == BPF_JMP) {
+			x.jt = seg_label(s, x.jt, delta);
+			if (BPF_OP(x.code) != BPF_JA)
+				x.jf = seg_label(s, x.jf, delta);
+		}
+		g->v[g->n++] = x;
+	}
+	for (size_t i = 0; i < s->nbind; i++)
+		g->lab[seg_label(s, s->bind[i].l, delta)] = base + s->bind[i].at;
+	return base;
+}
+
+static void seg_free(cg_seg *s)
+{
+	free(s->v);
+	free(s->bind);
+	memset(s, 0, sizeof *s);
+}
+
 /* ---- symbolic -> real jumps, with trampolines ---- */
 
 static bool is_cond(const cg_insn *i)
@@ -737,30 +803,35 @@ static uint32_t *tree_opt_roots(const cg_range *r, const double *pw, size_t n)
 		c[i * n1 + i + 1] = 0;
 		root[i * n1 + i + 1] = (uint32_t)i + 1;
 	}
-	for (size_t len = 2; len <= n; len++)
+	for (size_t len = 2; len <= n; len++) {
+		/* only odd lengths up to 2 * HOLES_MAX + 1 can be HOLES (holes_fit) */
+		bool may_hole = len % 2 && len / 2 <= HOLES_MAX;
 		for (size_t i = 0, j = len; j <= n; i++, j++) {
+			const double *ci = c + i * n1;
 			size_t lo = root[i * n1 + j - 1] & ~HOLES;
 			size_t hi = root[(i + 1) * n1 + j] & ~HOLES;
 			if (lo < i + 1)
 				lo = i + 1;
 			if (hi > j - 1 || hi < lo)
 				hi = j - 1;
-			double best = -1;
+			/* the first least sum wins (costs are never negative) */
+			double best = ci[lo] + c[lo * n1 + j];
 			size_t bk = lo;
-			for (size_t k = lo; k <= hi; k++) {
-				double v = c[i * n1 + k] + c[k * n1 + j];
-				if (best < 0 || v < best) {
+			for (size_t k = lo + 1; k <= hi; k++) {
+				double v = ci[k] + c[k * n1 + j];
+				if (v < best) {
 					best = v;
 					bk = k;
 				}
 			}
 			c[i * n1 + j] = best + (pw[j] - pw[i]);
 			root[i * n1 + j] = (uint32_t)bk;
-			if (holes_fit(r, i, j) && holes_cost(pw, i, j) < c[i * n1 + j]) {
+			if (may_hole && holes_fit(r, i, j) && holes_cost(pw, i, j) < c[i * n1 + j]) {
 				c[i * n1 + j] = holes_cost(pw, i, j);
 				root[i * n1 + j] |= HOLES;
 			}
 		}
+	}
 	free(c);
 	return root;
 }
@@ -827,6 +898,11 @@ typedef struct {
 	bool have_leaves;
 	size_t leaf_nlab, leaf_npool;
 	cg_ret *leaf_pool;
+	/* Each audit arch's search tree and the argument blocks, as the first
+	 * try emitted them (the hot chain before them is all that differs),
+	 * with each block's start within its segment. */
+	cg_seg tree[2], args;
+	size_t *args_start;
 } gen;
 
 static bool uncond(const sc_sysplan *s)
@@ -920,6 +996,12 @@ static int nr_block(cg *g, gen *x, bool i386, const sys_freq *hot, size_t nhot)
 		x->pw[i386] = ranges_weigh(r, i386, x->mix, x->nmix);
 		x->have_ranges[i386] = true;
 	}
+	if (x->tree[i386].v) {
+		seg_replay(g, &x->tree[i386]);
+		return l;
+	}
+	size_t i0 = g->n;
+	int l0 = (int)g->nlab;
 	double *pw = x->pw[i386];
 	if (r->n == 1) {
 		ja(g, r->v[0].leaf);
@@ -933,6 +1015,7 @@ static int nr_block(cg *g, gen *x, bool i386, const sys_freq *hot, size_t nhot)
 		}
 		tree_emit(g, r->v, pw, x->roots[i386], r->n + 1, 0, r->n);
 	}
+	seg_record(g, &x->tree[i386], i0, l0);
 	return l;
 }
 
@@ -985,16 +1068,28 @@ static void generate(gen *x, const sys_freq *hot, size_t nhot, buf *out)
 	}
 	pool_flush(&g);
 	size_t *start = xcalloc(x->npend + 1, sizeof *start);
-	for (size_t i = 0; i < x->npend; i++) {
-		ir_arch a = x->pend[i].a;
-		start[i] = g.n;
-		if (x->pend[i].s->ordered)
-			ordered_block(&g, x->pend[i].s, x->pend[i].label);
-		else
-			arg_block(&g, x->pend[i].s, sc_action(pl->def), a == IR_ARCH_I386,
-				  x->pend[i].label);
+	if (x->args.v) {
+		size_t base = seg_replay(&g, &x->args);
+		for (size_t i = 0; i <= x->npend; i++)
+			start[i] = base + x->args_start[i];
+	} else {
+		size_t i0 = g.n;
+		int l0 = (int)g.nlab;
+		for (size_t i = 0; i < x->npend; i++) {
+			ir_arch a = x->pend[i].a;
+			start[i] = g.n;
+			if (x->pend[i].s->ordered)
+				ordered_block(&g, x->pend[i].s, x->pend[i].label);
+			else
+				arg_block(&g, x->pend[i].s, sc_action(pl->def), a == IR_ARCH_I386,
+					  x->pend[i].label);
+		}
+		start[x->npend] = g.n;
+		seg_record(&g, &x->args, i0, l0);
+		x->args_start = xcalloc(x->npend + 1, sizeof *x->args_start);
+		for (size_t i = 0; i <= x->npend; i++)
+			x->args_start[i] = start[i] - i0;
 	}
-	start[x->npend] = g.n;
 	size_t *pos = NULL;
 	resolve(&g, out, x->block_len ? &pos : NULL);
 	/* a block's length as emitted, its trampolines included */
@@ -1127,6 +1222,10 @@ int sc_codegen(const sc_plan *pl, const sys_freq *mix, size_t nmix, buf *out,
 		free(x->pw[i]);
 	}
 	free(x->leaf_pool);
+	seg_free(&x->tree[0]);
+	seg_free(&x->tree[1]);
+	seg_free(&x->args);
+	free(x->args_start);
 	free(x);
 	return 0;
 }
