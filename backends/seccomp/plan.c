@@ -212,13 +212,20 @@ static void src_alts(src *s, const cconj *alt, size_t nalt, uint8_t low)
 			memcpy(s->alt[i].c, alt[i].c, alt[i].n * sizeof *alt[i].c);
 }
 
-static void srclist_free(srclist *l)
+/* Empty l and keep its room: planning ~1,000 syscalls reuses one list. */
+static void srclist_clear(srclist *l)
 {
 	for (size_t i = 0; i < l->n; i++) {
 		sc_dnf_free(&l->v[i].pos);
 		sc_dnf_free(&l->v[i].neg);
 		alts_free(l->v[i].alt, l->v[i].nalt);
 	}
+	l->n = 0;
+}
+
+static void srclist_free(srclist *l)
+{
+	srclist_clear(l);
 	free(l->v);
 	memset(l, 0, sizeof *l);
 }
@@ -489,6 +496,8 @@ typedef struct {
 	uint64_t *by_nr;       /* this arch's syscall statements: nr << 32 | index,
 	                          sorted, so each syscall finds its own in log n */
 	size_t nby_nr;
+	srclist *scratch;      /* sys_part's and dom_part's source lists (emptied
+	                          after each use, their room kept) */
 } ctx;
 
 static int cmp_u64(const void *x, const void *y)
@@ -498,16 +507,39 @@ static int cmp_u64(const void *x, const void *y)
 }
 
 /* Index the syscall statements of arch a by number (statement order kept
- * within a number): planning each of ~1,000 syscalls must not scan them all. */
+ * within a number): planning each of ~1,000 syscalls must not scan them all.
+ * The entries come in statement order, so a stable counting sort by number
+ * (numbers span 1,024 within an arch) is the sort by nr << 32 | index. */
+#define BY_NR_SPAN 1024
 static void index_by_nr(ctx *c, ir_arch a)
 {
 	const ir_stmt_list *sl = &c->p->dom[IR_SYSCALL];
-	c->by_nr = xrealloc(c->by_nr, (sl->n ? sl->n : 1) * sizeof *c->by_nr);
-	c->nby_nr = 0;
+	uint64_t *v = xmalloc((sl->n ? sl->n : 1) * sizeof *v);
+	size_t n = 0;
+	uint32_t lo = UINT32_MAX, hi = 0;
 	for (size_t i = 0; i < sl->n; i++)
-		if (sl->v[i].u.sys.nr[a] >= 0)
-			c->by_nr[c->nby_nr++] = (uint64_t)(uint32_t)sl->v[i].u.sys.nr[a] << 32 | i;
-	xqsort(c->by_nr, c->nby_nr, sizeof *c->by_nr, cmp_u64);
+		if (sl->v[i].u.sys.nr[a] >= 0) {
+			uint32_t nr = (uint32_t)sl->v[i].u.sys.nr[a];
+			v[n++] = (uint64_t)nr << 32 | i;
+			lo = nr < lo ? nr : lo;
+			hi = nr > hi ? nr : hi;
+		}
+	free(c->by_nr);
+	c->nby_nr = n;
+	if (!n || hi - lo >= BY_NR_SPAN) {
+		xqsort(v, n, sizeof *v, cmp_u64);
+		c->by_nr = v;
+		return;
+	}
+	size_t at[BY_NR_SPAN + 1] = { 0 };
+	for (size_t i = 0; i < n; i++)
+		at[(v[i] >> 32) - lo + 1]++;
+	for (size_t k = 1; k <= BY_NR_SPAN; k++)
+		at[k] += at[k - 1];
+	c->by_nr = xmalloc(n * sizeof *c->by_nr);
+	for (size_t i = 0; i < n; i++)
+		c->by_nr[at[(v[i] >> 32) - lo]++] = v[i];
+	free(v);
 }
 
 /* The first entry of c->by_nr for syscall nr (c->nby_nr if none). */
@@ -634,7 +666,7 @@ static int sys_part(const ctx *c, ir_arch a, uint32_t nr, const char *name, part
 		    sc_rules *rl)
 {
 	const ir_stmt_list *sl = &c->p->dom[IR_SYSCALL];
-	srclist l = { 0 };
+	srclist *l = &c->scratch[0];
 	int rc = 0;
 	for (size_t e = first_of_nr(c, nr); e < c->nby_nr && c->by_nr[e] >> 32 == nr && !rc; e++) {
 		size_t i = (uint32_t)c->by_nr[e];
@@ -660,7 +692,7 @@ static int sys_part(const ctx *c, ir_arch a, uint32_t nr, const char *name, part
 		if (rc)
 			break;
 		cconj one = { sy->conds, sy->ncond };
-		src *s = src_push(&l, c->p, st);
+		src *s = src_push(l, c->p, st);
 		if (!c->lib)
 			src_alts(s, &one, 1, a == IR_ARCH_I386 ? 0x3f : sy->arg32);
 		else if (src_from(s, &one, 1, a, sy->arg32, c->lib))
@@ -671,7 +703,7 @@ static int sys_part(const ctx *c, ir_arch a, uint32_t nr, const char *name, part
 		/* a deny after every written statement (stable sort: it loses
 		 * ties to them), as ir_decide has it */
 		cconj always = { NULL, 0 };
-		src *s = src_push(&l, c->p, imp.by);
+		src *s = src_push(l, c->p, imp.by);
 		s->written = imp.act.verdict;
 		s->act = ir_effective(c->p, imp.act);
 		if (!c->lib)
@@ -681,10 +713,10 @@ static int sys_part(const ctx *c, ir_arch a, uint32_t nr, const char *name, part
 	}
 	memset(out, 0, sizeof *out);
 	if (!rc && !c->lib)
-		to_rules(&l, c->sysdef, rl);
-	else if (!rc && partition(&l, c->sysdef, out))
+		to_rules(l, c->sysdef, rl);
+	else if (!rc && partition(l, c->sysdef, out))
 		rc = fail_big(c, c->p->loc, name);
-	srclist_free(&l);
+	srclist_clear(l);
 	return rc;
 }
 
@@ -694,7 +726,7 @@ static int dom_part(const ctx *c, ir_arch a, const sysevent *m, part *out, sc_ru
 {
 	const ir_stmt_list *sl = &c->p->dom[m->dom];
 	ir_action def = dom_default(c, m->dom);
-	srclist l = { 0 };
+	srclist *l = &c->scratch[1];
 	memset(out, 0, sizeof *out);
 	for (size_t i = 0; i < sl->n; i++) {
 		const ir_stmt *st = &sl->v[i];
@@ -707,24 +739,24 @@ static int dom_part(const ctx *c, ir_arch a, const sysevent *m, part *out, sc_ru
 		alt[0].n = 0;
 		if (m->dom == IR_NETWORK)
 			na = net_alts(&st->u.net, alt, store);
-		src *s = src_push(&l, c->p, st);
+		src *s = src_push(l, c->p, st);
 		if (!c->lib) {
 			src_alts(s, alt, na, 0x3f);   /* socket(2) takes ints */
 		} else if (na == 0) {           /* matches no socket(2) call */
 			memset(&s->pos, 0, sizeof s->pos);
 			sc_dnf_true(&s->neg);
 		} else if (src_from(s, alt, na, a, 0x3f, c->lib)) {
-			srclist_free(&l);
+			srclist_clear(l);
 			return fail_big(c, st->loc, m->name);
 		}
 	}
 	int rc = 0;
-	if ((l.n || def.verdict != IR_ALLOW) && !c->lib)
-		to_rules(&l, def, rl);
-	else if (l.n || def.verdict != IR_ALLOW)
-		if (partition(&l, def, out))
+	if ((l->n || def.verdict != IR_ALLOW) && !c->lib)
+		to_rules(l, def, rl);
+	else if (l->n || def.verdict != IR_ALLOW)
+		if (partition(l, def, out))
 			rc = fail_big(c, c->p->loc, m->name);
-	srclist_free(&l);
+	srclist_clear(l);
 	ir_arg_cond k;
 	if (!rc && sysevent_cond(m, &k)) {
 		if (!c->lib && rl->present)
@@ -923,7 +955,9 @@ int sc_plan_build_for(const ir_policy *p, bool allow_partial, bool libseccomp, d
 		      sc_plan *out)
 {
 	memset(out, 0, sizeof *out);
-	ctx c = { p, allow_partial, d, ir_effective(p, p->defaults[IR_SYSCALL]), libseccomp, NULL, 0 };
+	srclist scratch[2] = { { 0 } };
+	ctx c = { p, allow_partial, d, ir_effective(p, p->defaults[IR_SYSCALL]), libseccomp, NULL, 0,
+		  scratch };
 	out->def = c.sysdef;
 	if (c.sysdef.verdict == IR_DENY)
 		out->def.err = ENOSYS;  /* unknown syscalls; known ones get rules */
@@ -940,12 +974,16 @@ int sc_plan_build_for(const ir_policy *p, bool allow_partial, bool libseccomp, d
 			if (plan_sys(&c, out, (ir_arch)a, nrs[i], &out->arch[a])) {
 				free(nrs);
 				free(c.by_nr);
+				srclist_free(&scratch[0]);
+				srclist_free(&scratch[1]);
 				sc_plan_free(out);
 				return -1;
 			}
 		free(nrs);
 	}
 	free(c.by_nr);
+	srclist_free(&scratch[0]);
+	srclist_free(&scratch[1]);
 	return 0;
 }
 
