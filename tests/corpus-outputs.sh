@@ -74,7 +74,7 @@ awk 'BEGIN { print "policy gen {"; for (i = 0; i < 1000; i++) { k = i % 10
 awk 'BEGIN { print "policy big {"; split("close fchdir fsync", s, " ")
 	for (j = 1; j <= 3; j++) for (i = 0; i < 1500; i++)
 		printf "  deny errno EACCES syscall %s if arg0 == %d;\n", s[j], 5000 * j + i
-	print "}" }' >in/big.pol
+	print "}" }' >split-in.pol   # only split: libseccomp's formats take minutes on it
 
 for f in $(find src/rules src/examples src/profiles src/tests peers/ in -name '*.pol' | sort); do
 	k=$(echo "$f" | sed "s|[/ ]|_|g")
@@ -88,7 +88,7 @@ for f in $(find src/rules src/examples src/profiles src/tests peers/ in -name '*
 	done
 done
 mkdir -p split
-job split.big build in/big.pol --target seccomp --allow-split -o split/big.bpf
+job split.big build split-in.pol --target seccomp --allow-split -o split/big.bpf
 
 # run the builds, JOBS at a time
 export POLC
