@@ -268,6 +268,13 @@ struct polc_hdr {
 #define POLC_TAG_SELF_PROTECTION "polc:self-protection"
 
 /* ---- maps (names used by the loader) ---- */
+/* polc_cgroups' value for a cgroup: its policy's id and what that policy
+ * can decide other than allow (bundle.h's bpfb_needs(): bit c < POLC_NCHAN
+ * is file DFA channel c; the higher bits are the other hook classes). A
+ * program returns before any policy map lookup for an event none of whose
+ * channels the policy decides. polc_needs' one value is the OR of these over
+ * every policy loaded since the enforcer was installed. */
+struct polc_cg { __u32 policy, needs; };
 struct polc_blob_key { __u32 policy, chunk; };
 struct polc_chunk { __u32 w[POLC_CHUNK_WORDS]; };
 struct polc_fast { __u32 w[POLC_FAST_WORDS]; };   /* words 0.. of a blob, zero past its end */

@@ -79,8 +79,21 @@ struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, POLC_MAX_POLICIES * 16);
 	__type(key, __u64);                  /* cgroup id */
-	__type(value, __u32);                /* policy id */
+	__type(value, struct polc_cg);       /* policy id, what it decides */
 } polc_cgroups SEC(".maps");
+
+/* What the policies loaded since the enforcer was installed can decide (the
+ * OR of their polc_cg needs; the loader writes it before a policy's cgroup
+ * entry and never narrows it while the enforcer stays, as it attaches
+ * programs): an open no loaded policy decides, which cannot leave a cgroup
+ * either, returns before the cgroup lookup that every task on the machine
+ * would otherwise pay. */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u32);
+} polc_needs SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -181,14 +194,14 @@ static __always_inline void pb_release(struct pathbuf *pb)
 
 /* ------------------------------------------------------------- scope */
 
-static __always_inline int policy_of_current(__u32 *pid)
+/* The entry of the current task's cgroup or of its nearest enforced
+ * ancestor, NULL when it is confined by none. */
+static __always_inline const struct polc_cg *cg_of_current(void)
 {
 	__u64 cg = bpf_get_current_cgroup_id();
-	__u32 *p = bpf_map_lookup_elem(&polc_cgroups, &cg);
-	if (p) {
-		*pid = *p;
-		return 1;
-	}
+	struct polc_cg *p = bpf_map_lookup_elem(&polc_cgroups, &cg);
+	if (p)
+		return p;
 	/* the nearest enforced ancestor: deepest level first. Only the levels
 	 * above the task's own are asked (a plain load, no helper call): every
 	 * hook of every task on the machine passes here, and asking all
@@ -203,12 +216,38 @@ static __always_inline int policy_of_current(__u32 *pid)
 		if (!a || a == cg)
 			continue;
 		p = bpf_map_lookup_elem(&polc_cgroups, &a);
-		if (p) {
-			*pid = *p;
-			return 1;
-		}
+		if (p)
+			return p;
 	}
 	return 0;
+}
+
+static __always_inline int policy_of_current(__u32 *pid)
+{
+	const struct polc_cg *p = cg_of_current();
+	if (!p)
+		return 0;
+	*pid = p->policy;
+	return 1;
+}
+
+/* policy_of_current, for a policy that decides one of the file channels
+ * chans (1 << POLC_CH_*); 0 for a task no such policy confines. */
+static __always_inline int policy_deciding(__u32 chans, __u32 *pid)
+{
+	const struct polc_cg *p = cg_of_current();
+	if (!p || !(p->needs & chans))
+		return 0;
+	*pid = p->policy;
+	return 1;
+}
+
+/* Whether any policy loaded since the enforcer's install decides one of the
+ * file channels chans (polc_needs); 1 when it cannot be read. */
+static __always_inline int loaded_deciding(__u32 chans)
+{
+	__u32 z = 0, *n = bpf_map_lookup_elem(&polc_needs, &z);
+	return !n || (*n & chans);
 }
 
 /* The policy's window (polc_fast), NULL for an id past the map. */
@@ -252,7 +291,8 @@ static __always_inline int word(__u32 policy, __u32 idx, __u32 *out)
 
 static __always_inline int own_map(const struct bpf_map *m)
 {
-	return m == (void *)&polc_cgroups || m == (void *)&polc_blob || m == (void *)&polc_fast ||
+	return m == (void *)&polc_cgroups || m == (void *)&polc_needs ||
+	       m == (void *)&polc_blob || m == (void *)&polc_fast ||
 	       m == (void *)&polc_counters || m == (void *)&polc_events ||
 	       m == (void *)&polc_drops || m == (void *)&polc_pbufs;
 }
@@ -656,9 +696,12 @@ static __always_inline __u32 decide_buf(__u32 policy, const struct polc_dfa *d,
 	return best;
 }
 
-static __always_inline int is_dir_inode(const struct inode *ino)
+/* de: a dentry the hook was given (or a field of one), read directly
+ * (BTF), not by helper: two helper calls a decided open did before. */
+static __always_inline int dentry_is_dir(const struct dentry *de)
 {
-	return ino && (BPF_CORE_READ(ino, i_mode) & S_IFMT_) == S_IFDIR_;
+	const struct inode *ino = de->d_inode;
+	return ino && (ino->i_mode & S_IFMT_) == S_IFDIR_;
 }
 
 /* ------------------------------------------------------- path walk */
@@ -982,7 +1025,7 @@ static __always_inline int decide_obj(__u32 policy, const struct dentry *de,
 	    (ch2 == ch0 || ch2 == ch1 || chan_allows_all(policy, &d, ch2)))
 		return 0;
 	if (dir == DIR_ASK)
-		dir = is_dir_inode(BPF_CORE_READ(de, d_inode));
+		dir = dentry_is_dir(de);
 	struct pathbuf *pb = pb_claim();
 	if (!pb)
 		return finish(policy, mode, deny_all(), domain, 0, 1);
@@ -1003,7 +1046,7 @@ static __always_inline int path_hook(const struct dentry *de, const struct vfsmo
 				     __u32 ch, int dir)
 {
 	__u32 policy;
-	if (!policy_of_current(&policy))
+	if (!policy_deciding(1u << ch, &policy))
 		return 0;
 	return decide_obj(policy, de, vm, ch, ch, ch, POLC_D_FILE, dir, 0);
 }
@@ -1016,11 +1059,6 @@ static __always_inline int file_hook(__u32 policy, const struct file *f, __u32 c
 {
 	return decide_obj(policy, f->f_path.dentry, f->f_path.mnt, ch0, ch1, ch2, domain,
 			  domain == POLC_D_FILE ? DIR_ASK : 0, 0);
-}
-
-static __always_inline int dentry_is_dir(const struct dentry *de)
-{
-	return is_dir_inode(BPF_CORE_READ(de, d_inode));
 }
 
 /* Creating, removing, truncating or changing the mode or owner of a file is
@@ -1267,18 +1305,9 @@ int BPF_PROG(polc_path_rename, const struct path *old_dir, struct dentry *old_de
 SEC("lsm.s/file_open") SELF_PROTECTION
 int BPF_PROG(polc_file_open, struct file *file, int ret)
 {
-	__u32 policy;
 	if (ret)
 		return ret;
-	if (!policy_of_current(&policy))
-		return 0;
 	__u32 fmode = file->f_mode, flags = file->f_flags;
-	if (fmode & FMODE_WRITE) {
-		__u64 magic = sb_magic(BPF_CORE_READ(file, f_path.dentry, d_sb));
-		if ((magic == CGROUP2_SUPER_MAGIC_ || magic == CGROUP_SUPER_MAGIC_) &&
-		    migration_file(BPF_CORE_READ(file, f_path.dentry)))
-			return -EPERM_;   /* leaving the cgroup: self-protection */
-	}
 	__u32 c[3], n = 0;
 	/* an exec open: 6.1 marks it in f_flags (__FMODE_EXEC), not f_mode */
 	int exec = (fmode & FMODE_EXEC) || (flags & FMODE_EXEC);
@@ -1305,7 +1334,24 @@ int BPF_PROG(polc_file_open, struct file *file, int ret)
 	if (!n)
 		return 0;
 	__u32 c0 = c[0], c1 = n > 1 ? c[1] : c0, c2 = n > 2 ? c[2] : c1;
-	return decide_obj(policy, file->f_path.dentry, file->f_path.mnt, c0, c1, c2, POLC_D_FILE,
+	__u32 chans = (1u << (c0 & 31)) | (1u << (c1 & 31)) | (1u << (c2 & 31));
+	/* every open on the machine passes here: one no loaded policy decides
+	 * (AlwaysAllow's, or every open but writes under a write-only policy)
+	 * and that cannot leave a cgroup needs no cgroup lookup */
+	if (!(fmode & FMODE_WRITE) && !loaded_deciding(chans))
+		return 0;
+	const struct polc_cg *cg = cg_of_current();
+	if (!cg)
+		return 0;
+	if (fmode & FMODE_WRITE) {
+		__u64 magic = sb_magic(BPF_CORE_READ(file, f_path.dentry, d_sb));
+		if ((magic == CGROUP2_SUPER_MAGIC_ || magic == CGROUP_SUPER_MAGIC_) &&
+		    migration_file(BPF_CORE_READ(file, f_path.dentry)))
+			return -EPERM_;   /* leaving the cgroup: self-protection */
+	}
+	if (!(cg->needs & chans))
+		return 0;
+	return decide_obj(cg->policy, file->f_path.dentry, file->f_path.mnt, c0, c1, c2, POLC_D_FILE,
 			  DIR_ASK, exec);
 }
 
@@ -1316,7 +1362,7 @@ int BPF_PROG(polc_mmap_file, struct file *file, unsigned long reqprot, unsigned 
 	__u32 policy;
 	if (ret)
 		return ret;
-	if (!file || !(prot & PROT_EXEC_) || !policy_of_current(&policy))
+	if (!file || !(prot & PROT_EXEC_) || !policy_deciding(1u << POLC_CH_MMAP, &policy))
 		return 0;
 	return file_hook(policy, file, POLC_CH_MMAP, POLC_CH_MMAP, POLC_CH_MMAP, POLC_D_FILE);
 }
@@ -1333,7 +1379,7 @@ int BPF_PROG(polc_file_mprotect, struct vm_area_struct *vma, unsigned long reqpr
 	if (!(prot & PROT_EXEC_))
 		return 0;
 	struct file *file = vma->vm_file;
-	if (!file || !policy_of_current(&policy))
+	if (!file || !policy_deciding(1u << POLC_CH_MMAP, &policy))
 		return 0;
 	return file_hook(policy, file, POLC_CH_MMAP, POLC_CH_MMAP, POLC_CH_MMAP, POLC_D_FILE);
 }
@@ -1344,7 +1390,7 @@ int BPF_PROG(polc_file_lock, struct file *file, unsigned int cmd, int ret)
 	__u32 policy;
 	if (ret)
 		return ret;
-	if (!policy_of_current(&policy))
+	if (!policy_deciding(1u << POLC_CH_LOCK, &policy))
 		return 0;
 	return file_hook(policy, file, POLC_CH_LOCK, POLC_CH_LOCK, POLC_CH_LOCK, POLC_D_FILE);
 }
@@ -1355,7 +1401,7 @@ int BPF_PROG(polc_bprm_check, struct linux_binprm *bprm, int ret)
 	__u32 policy;
 	if (ret)
 		return ret;
-	if (!policy_of_current(&policy))
+	if (!policy_deciding(1u << POLC_CH_EXEC, &policy))
 		return 0;
 	struct file *f = bprm->file;
 	if (!f)

@@ -22,8 +22,9 @@
 #include <linux/magic.h>
 
 static const char *const pinned_maps[] = { "polc_cgroups", "polc_blob", "polc_counters",
-					   "polc_events", "polc_drops", "polc_fast" };
-enum { M_CGROUPS, M_BLOB, M_COUNTERS, M_EVENTS, M_DROPS, M_FAST, M_N };
+					   "polc_events", "polc_drops", "polc_fast", "polc_needs" };
+enum { M_CGROUPS, M_BLOB, M_COUNTERS, M_EVENTS, M_DROPS, M_FAST, M_NEEDS, M_N };
+#define M_OLDEST_LAYOUT M_FAST   /* maps from here on: an older layout may lack them */
 
 static void seterr(char *err, size_t n, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -92,15 +93,16 @@ static void remove_pins(void)
 	rmdir(BPFL_PIN_DIR);
 }
 
-/* polc_fast may be missing (-1): an enforcer of layout 3 had none, and the
- * layout check, not a failed open, must decide what becomes of it. */
+/* polc_fast and polc_needs may be missing (-1): an enforcer of an older
+ * layout had none, and the layout check, not a failed open, must decide
+ * what becomes of it. */
 static int open_pinned(int fds[M_N])
 {
 	for (int i = 0; i < M_N; i++) {
 		char p[256];
 		snprintf(p, sizeof p, "%s/%s", BPFL_PIN_DIR, pinned_maps[i]);
 		fds[i] = bpf_obj_get(p);
-		if (fds[i] < 0 && i != M_FAST) {
+		if (fds[i] < 0 && i < M_OLDEST_LAYOUT) {
 			while (i--)
 				close(fds[i]);
 			return -1;
@@ -479,10 +481,10 @@ static uint32_t free_id(int fd)
 	unsigned long long k, next;
 	void *prev = NULL;
 	while (bpf_map_get_next_key(fd, prev, &next) == 0) {
-		uint32_t id;
+		struct polc_cg v;
 		k = next;
-		if (bpf_map_lookup_elem(fd, &k, &id) == 0 && id <= POLC_MAX_POLICIES)
-			used[id] = true;
+		if (bpf_map_lookup_elem(fd, &k, &v) == 0 && v.policy <= POLC_MAX_POLICIES)
+			used[v.policy] = true;
 		prev = &k;
 	}
 	for (uint32_t id = 1; id <= POLC_MAX_POLICIES; id++)
@@ -521,6 +523,22 @@ static int write_window(int fd, const bpf_bundle *b, uint32_t id)
 	return r;
 }
 
+/* polc_needs |= needs: what the loaded policies decide only ever widens
+ * while the enforcer stays (enforcer.bpf.c reads it before any lookup). */
+static int widen_loaded_needs(int fd, uint32_t needs, char *err, size_t n)
+{
+	uint32_t zero = 0, all = 0;
+	if (fd < 0 || bpf_map_lookup_elem(fd, &zero, &all) < 0)
+		goto fail;
+	all |= needs;
+	if (bpf_map_update_elem(fd, &zero, &all, BPF_ANY) < 0)
+		goto fail;
+	return EXIT_OK;
+fail:
+	seterr(err, n, "cannot widen the enforcer's polc_needs: %s", strerror(errno));
+	return EXIT_SYSTEM;
+}
+
 static int load_locked(const bpf_bundle *b, const char *cg, char *err, size_t n)
 {
 	const char *v = bpfb_validate(b->w, b->nwords);
@@ -535,7 +553,8 @@ static int load_locked(const bpf_bundle *b, const char *cg, char *err, size_t n)
 	int r = ensure_enforcer(fds, err, n);
 	if (r != EXIT_OK)
 		return r;
-	uint32_t old = 0, id = free_id(fds[M_CGROUPS]);
+	struct polc_cg old = { 0 }, cur = { .policy = free_id(fds[M_CGROUPS]) };
+	uint32_t id = cur.policy;
 	bool had = bpf_map_lookup_elem(fds[M_CGROUPS], &cgid, &old) == 0;
 	if (!id) {
 		seterr(err, n, "%u policies loaded already (the limit)", POLC_MAX_POLICIES);
@@ -567,22 +586,26 @@ static int load_locked(const bpf_bundle *b, const char *cg, char *err, size_t n)
 		close_fds(fds);
 		return EXIT_SYSTEM;
 	}
-	/* the programs first: once the cgroup entry is written, the policy is in force */
-	r = attach_needed(bpfb_needs(b->w, b->nwords), err, n);
+	/* the programs and polc_needs first: once the cgroup entry is
+	 * written, the policy is in force */
+	cur.needs = bpfb_needs(b->w, b->nwords);
+	r = attach_needed(cur.needs, err, n);
+	if (r == EXIT_OK)
+		r = widen_loaded_needs(fds[M_NEEDS], cur.needs, err, n);
 	if (r != EXIT_OK) {
 		drop_policy(fds, id);
 		close_fds(fds);
 		return r;
 	}
 	if (save_state(b, id, cg) < 0 ||
-	    bpf_map_update_elem(fds[M_CGROUPS], &cgid, &id, BPF_ANY) < 0) {
+	    bpf_map_update_elem(fds[M_CGROUPS], &cgid, &cur, BPF_ANY) < 0) {
 		seterr(err, n, "cannot enable the policy on %s: %s", cg, strerror(errno));
 		drop_policy(fds, id);
 		close_fds(fds);
 		return EXIT_SYSTEM;
 	}
 	if (had)
-		drop_policy(fds, old);   /* replaced: the new one is in force */
+		drop_policy(fds, old.policy);   /* replaced: the new one is in force */
 	close_fds(fds);
 	return EXIT_OK;
 }
@@ -596,22 +619,22 @@ static int unload_locked(const char *cg, char *err, size_t n)
 	}
 	if (cg) {
 		unsigned long long cgid = bpfl_cgroup_id(cg, err, n);
-		uint32_t id;
-		if (!cgid || bpf_map_lookup_elem(fds[M_CGROUPS], &cgid, &id) < 0) {
+		struct polc_cg v;
+		if (!cgid || bpf_map_lookup_elem(fds[M_CGROUPS], &cgid, &v) < 0) {
 			if (cgid)
 				seterr(err, n, "no BPF policy is loaded on %s", cg);
 			close_fds(fds);
 			return EXIT_SYSTEM;
 		}
 		bpf_map_delete_elem(fds[M_CGROUPS], &cgid);
-		drop_policy(fds, id);
+		drop_policy(fds, v.policy);
 	} else {
 		unsigned long long k;
 		while (bpf_map_get_next_key(fds[M_CGROUPS], NULL, &k) == 0) {
-			uint32_t id;
-			if (bpf_map_lookup_elem(fds[M_CGROUPS], &k, &id) == 0) {
+			struct polc_cg v;
+			if (bpf_map_lookup_elem(fds[M_CGROUPS], &k, &v) == 0) {
 				bpf_map_delete_elem(fds[M_CGROUPS], &k);
-				drop_policy(fds, id);
+				drop_policy(fds, v.policy);
 			} else {
 				bpf_map_delete_elem(fds[M_CGROUPS], &k);
 			}
@@ -743,11 +766,11 @@ int bpfl_status(FILE *out, char *err, size_t n)
 	void *prev = NULL;
 	int count = 0;
 	while (bpf_map_get_next_key(fds[M_CGROUPS], prev, &next) == 0) {
-		uint32_t id;
+		struct polc_cg v;
 		k = next;
 		prev = &k;
-		if (bpf_map_lookup_elem(fds[M_CGROUPS], &k, &id) == 0) {
-			show_policy(out, fds, id);
+		if (bpf_map_lookup_elem(fds[M_CGROUPS], &k, &v) == 0) {
+			show_policy(out, fds, v.policy);
 			count++;
 		}
 	}

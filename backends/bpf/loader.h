@@ -27,10 +27,12 @@
 #define BPFL_STATE_DIR "/run/polc"
 
 /* What a polc and the pinned enforcer must agree on before it feeds it
- * bundles, recorded in BPFL_STATE_DIR/enforcer.layout: the blob layout, and
+ * bundles, recorded in BPFL_STATE_DIR/enforcer.layout: the blob layout,
  * that programs are attached on demand (a polc that attached them all at
- * install would load policies under programs never attached). */
-#define BPFL_ENFORCER_ABI (POLC_BLOB_VERSION * 16u + 1u)
+ * install would load policies under programs never attached), and the
+ * needs a cgroup's entry and polc_needs carry (an enforcer reading a bare
+ * policy id, or polc_needs left 0, would let opens through undecided). */
+#define BPFL_ENFORCER_ABI (POLC_BLOB_VERSION * 16u + 2u)   /* 2: polc_cg values, polc_needs */
 
 /* Each returns an exit code of base/base.h and, on failure, a one-line
  * reason in err. */

@@ -110,7 +110,9 @@ ls -d /sys/fs/cgroup/polc-run-* 2>/dev/null && { echo "FAIL polc run left its cg
 # the deny holds
 $POLC load $T/p.bpfpol --cgroup /sys/fs/cgroup/polc-other
 v=$(sed -n 's/^#define POLC_BLOB_VERSION \([0-9]*\)u.*/\1/p' $SRC/backends/bpf/bpf_layout.h)
-check "layout recorded" $((v * 16 + 1)) "$(cat /run/polc/enforcer.layout)"
+abi=$(sed -n 's/^#define BPFL_ENFORCER_ABI (POLC_BLOB_VERSION \* 16u + \([0-9]*\)u).*/\1/p' \
+	$SRC/backends/bpf/loader.h)
+check "layout recorded" $((v * 16 + abi)) "$(cat /run/polc/enforcer.layout)"
 # a polc of this bundle layout that attached every program at install
 # (it recorded the bare layout) would load policies under programs never
 # attached: another layout too

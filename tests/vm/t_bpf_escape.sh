@@ -66,6 +66,25 @@ for att in obj-get-map map-by-id obj-get-link link-by-id prog-by-id unlink-pins 
 	mountpoint -q /sys/fs/bpf || mount -t bpf bpf /sys/fs/bpf
 done
 
+# 1b. under a policy that decides nothing (use always-allow: polc_needs is 0,
+# so file_open lets every read open through before any cgroup lookup),
+# leaving the cgroup is still refused
+printf 'policy aa {\n  use always-allow;\n}\n' >$T/aa.pol
+for att in leave-cgroup clone-cgroup; do
+	"$POLC" run --target bpf $T/aa.pol -- "$PROBE" $att $T/secret >$T/aa-$att.out 2>$T/aa-$att.err
+	rc=$?
+	sed 's/^/    /' $T/aa-$att.out $T/aa-$att.err
+	[ $rc = 0 ] || fail "always-allow $att: polc run exit $rc"
+	if grep -Eq "^$att (write|clone3) (ok|[1-9])" $T/aa-$att.out; then
+		fail "always-allow $att: the confined process ESCAPED its cgroup"
+	elif ! grep -Eq "^$att (open|clone3) " $T/aa-$att.out; then
+		fail "always-allow $att: the attempt did not run"
+	else
+		echo "ok   always-allow $att: refused"
+	fi
+done
+"$POLC" unload >/dev/null 2>&1
+
 # 2. polc run: no_new_privs and descriptors, under bpf and apparmor
 probe='ls /proc/$$/fd; grep ^NoNewPrivs /proc/$$/status'
 sh -c "$probe" 5</dev/null >$T/fd.want
