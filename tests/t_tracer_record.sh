@@ -93,6 +93,20 @@ for tr in $tracers; do
 	has "$d/int.trace" 'exec "/usr/bin/sleep" ok 1'
 done
 
+# --duration counts from the command's release, not from before the
+# tracer's set-up: with polc's fork held 2 s (strace delays its return) the
+# ptrace tracer still lets the command run and exec for its second. A
+# deadline counted from before the fork ended the run before the exec.
+if strace -o /dev/null -e trace=clone -e inject=clone:delay_exit=1ms true 2>/dev/null; then
+	strace -o /dev/null -e trace=clone,clone3 -e inject=clone,clone3:delay_exit=2s \
+		"$POLC" record --tracer ptrace --duration 1 -o "$T/slow.trace" -- sh -c 'sleep 300' ||
+		fail "ptrace: duration after a slow set-up"
+	has "$T/slow.trace" 'meta exit "killed" 1'
+	has "$T/slow.trace" 'exec "/usr/bin/sleep" ok 1'
+else
+	echo "note: strace cannot delay a syscall here: the slow set-up case not tested"
+fi
+
 # --cgroup: watch an already running "service" and leave it running.
 if [ "$tracers" = "ptrace ebpf" ]; then
 	root=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/self/mounts)

@@ -757,9 +757,14 @@ int record_ptrace(const record_opts *o, trace *out, char **err)
 	struct itimerval it = { { 0, 200000 }, { 0, 200000 } };
 	setitimer(ITIMER_REAL, &it, NULL);
 	status_init(&tr->st, o->status);
+	/* --duration counts from here, the command released under the seized
+	 * tracer, as record_ebpf's does: the fork and the seize before it are
+	 * not the command's time (with the fork held 2 s, a deadline counted
+	 * from before it ended a 1 s run before the command's exec). */
+	double deadline = o->duration > 0 ? tracer_now() + o->duration : 0;
 	if (write(sp[1], "g", 1) != 1) { /* the child fails and exits: recorded */ }
 	close(sp[1]);
-	loop(tr, o->duration > 0 ? start + o->duration : 0);
+	loop(tr, deadline);
 	struct itimerval off = { { 0, 0 }, { 0, 0 } };
 	setitimer(ITIMER_REAL, &off, NULL);
 	status_done(&tr->st);
