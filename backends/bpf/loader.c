@@ -197,14 +197,22 @@ static bool attach_at_install(const struct btf *btf, const char *prog)
 	return self_protection(btf, prog) || hook_index(prog) == NHOOKS;
 }
 
-int bpfl_check_hooks(char *err, size_t n)
+/* The enforcer's object, opened (nothing loaded) with libbpf's messages
+ * kept for our one-line errors: NULL with err set. */
+static struct polc_enforcer *open_enforcer_object(char *err, size_t n)
 {
 	libbpf_set_print(libbpf_quiet);
 	struct polc_enforcer *skel = polc_enforcer__open();
-	if (!skel) {
+	if (!skel)
 		seterr(err, n, "cannot open the enforcer program: %s", strerror(errno));
+	return skel;
+}
+
+int bpfl_check_hooks(char *err, size_t n)
+{
+	struct polc_enforcer *skel = open_enforcer_object(err, n);
+	if (!skel)
 		return -1;
-	}
 	const struct btf *btf = bpf_object__btf(skel->obj);
 	size_t known = 0;
 	int r = 0;
@@ -238,12 +246,9 @@ int bpfl_check_hooks(char *err, size_t n)
 
 int bpfl_self_protection(char *out, size_t n, char *err, size_t errlen)
 {
-	libbpf_set_print(libbpf_quiet);
-	struct polc_enforcer *skel = polc_enforcer__open();
-	if (!skel) {
-		seterr(err, errlen, "cannot open the enforcer program: %s", strerror(errno));
+	struct polc_enforcer *skel = open_enforcer_object(err, errlen);
+	if (!skel)
 		return -1;
-	}
 	const struct btf *btf = bpf_object__btf(skel->obj);
 	size_t len = 0;
 	out[0] = 0;
@@ -310,12 +315,9 @@ static int attach_needed(uint32_t needs, char *err, size_t n)
 /* Load, attach and pin the enforcer; all or nothing. */
 static int install_enforcer(char *err, size_t n)
 {
-	libbpf_set_print(libbpf_quiet);
-	struct polc_enforcer *skel = polc_enforcer__open();
-	if (!skel) {
-		seterr(err, n, "cannot open the enforcer program: %s", strerror(errno));
+	struct polc_enforcer *skel = open_enforcer_object(err, n);
+	if (!skel)
 		return EXIT_SYSTEM;
-	}
 	/* path buffers: the shared ones and two per CPU (enforcer.bpf.c,
 	 * pb_claim); too few only ever denies, so a failure here is harmless */
 	int ncpu = libbpf_num_possible_cpus();
