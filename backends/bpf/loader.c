@@ -2,6 +2,7 @@
 #include "loader.h"
 #include "backends/bpf/enforcer.skel.h"
 #include "../../base/base.h"
+#include "../../base/strset.h"
 
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
@@ -124,7 +125,7 @@ static void close_fds(int fds[M_N])
  * until then it would allow every event it sees, and a task that no policy
  * needs it for pays nothing for it. The enforcer's own protection is not
  * here: the enforcer marks those programs where it defines them
- * (SELF_PROTECTION, read by self_protection()) and they are attached with
+ * (SELF_PROTECTION, read by read_self_protection()) and they are attached with
  * it, whatever the policy says. */
 #define NEEDS_WRITE (1u << POLC_CH_WRITE)
 static const struct {
@@ -171,55 +172,73 @@ static size_t hook_index(const char *prog)
 	return i;
 }
 
-/* Whether the enforcer marks prog as its own protection: a BTF decl tag
- * POLC_TAG_SELF_PROTECTION on the program's function (enforcer.bpf.c). */
-static bool self_protection(const struct btf *btf, const char *prog)
+/* The enforcer's object, opened, and the programs it marks as its own
+ * protection: a BTF decl tag POLC_TAG_SELF_PROTECTION on the program's
+ * function (enforcer.bpf.c), read in one pass over the object's BTF. */
+typedef struct {
+	struct polc_enforcer *skel;
+	strset self;   /* the marked functions' names */
+} enforcer_object;
+
+static void read_self_protection(const struct btf *btf, strset *out)
 {
-	if (!btf)
-		return false;
-	for (__u32 id = 1; id < btf__type_cnt(btf); id++) {
+	__u32 ntypes = btf ? btf__type_cnt(btf) : 0;
+	for (__u32 id = 1; id < ntypes; id++) {
 		const struct btf_type *t = btf__type_by_id(btf, id);
 		if (!btf_is_decl_tag(t) || btf_decl_tag(t)->component_idx != -1 ||
 		    strcmp(btf__name_by_offset(btf, t->name_off), POLC_TAG_SELF_PROTECTION))
 			continue;
 		const struct btf_type *f = btf__type_by_id(btf, t->type);
-		if (f && btf_is_func(f) && !strcmp(btf__name_by_offset(btf, f->name_off), prog))
-			return true;
+		if (f && btf_is_func(f))
+			strset_add(out, btf__name_by_offset(btf, f->name_off));
 	}
-	return false;
+}
+
+/* Opened (nothing loaded) with libbpf's messages kept for our one-line
+ * errors: 0, or -1 with err set. */
+static int open_enforcer_object(enforcer_object *eo, char *err, size_t n)
+{
+	memset(eo, 0, sizeof *eo);
+	libbpf_set_print(libbpf_quiet);
+	eo->skel = polc_enforcer__open();
+	if (!eo->skel) {
+		seterr(err, n, "cannot open the enforcer program: %s", strerror(errno));
+		return -1;
+	}
+	read_self_protection(bpf_object__btf(eo->skel->obj), &eo->self);
+	return 0;
+}
+
+static void close_enforcer_object(enforcer_object *eo)
+{
+	polc_enforcer__destroy(eo->skel);
+	strset_free(&eo->self);
+}
+
+static bool self_protection(const enforcer_object *eo, const char *prog)
+{
+	return strset_has(&eo->self, prog);
 }
 
 /* Attached with the enforcer: its own protection, and a program neither
  * marked nor in the table (never less enforcement than before the table
  * knew of it; bpfl_check_hooks refuses such a program). */
-static bool attach_at_install(const struct btf *btf, const char *prog)
+static bool attach_at_install(const enforcer_object *eo, const char *prog)
 {
-	return self_protection(btf, prog) || hook_index(prog) == NHOOKS;
-}
-
-/* The enforcer's object, opened (nothing loaded) with libbpf's messages
- * kept for our one-line errors: NULL with err set. */
-static struct polc_enforcer *open_enforcer_object(char *err, size_t n)
-{
-	libbpf_set_print(libbpf_quiet);
-	struct polc_enforcer *skel = polc_enforcer__open();
-	if (!skel)
-		seterr(err, n, "cannot open the enforcer program: %s", strerror(errno));
-	return skel;
+	return self_protection(eo, prog) || hook_index(prog) == NHOOKS;
 }
 
 int bpfl_check_hooks(char *err, size_t n)
 {
-	struct polc_enforcer *skel = open_enforcer_object(err, n);
-	if (!skel)
+	enforcer_object eo;
+	if (open_enforcer_object(&eo, err, n) < 0)
 		return -1;
-	const struct btf *btf = bpf_object__btf(skel->obj);
 	size_t known = 0;
 	int r = 0;
 	struct bpf_program *prog;
-	bpf_object__for_each_program(prog, skel->obj) {
+	bpf_object__for_each_program(prog, eo.skel->obj) {
 		const char *name = bpf_program__name(prog);
-		bool self = self_protection(btf, name), listed = hook_index(name) < NHOOKS;
+		bool self = self_protection(&eo, name), listed = hook_index(name) < NHOOKS;
 		if (self == listed) {
 			seterr(err, n, "enforcer program %s is %s", name,
 			       self ? "marked SELF_PROTECTION and in loader.c's hook table"
@@ -240,25 +259,24 @@ int bpfl_check_hooks(char *err, size_t n)
 		       NHOOKS, known);
 		r = -1;
 	}
-	polc_enforcer__destroy(skel);
+	close_enforcer_object(&eo);
 	return r;
 }
 
 int bpfl_self_protection(char *out, size_t n, char *err, size_t errlen)
 {
-	struct polc_enforcer *skel = open_enforcer_object(err, errlen);
-	if (!skel)
+	enforcer_object eo;
+	if (open_enforcer_object(&eo, err, errlen) < 0)
 		return -1;
-	const struct btf *btf = bpf_object__btf(skel->obj);
 	size_t len = 0;
 	out[0] = 0;
 	struct bpf_program *prog;
-	bpf_object__for_each_program(prog, skel->obj) {
+	bpf_object__for_each_program(prog, eo.skel->obj) {
 		const char *name = bpf_program__name(prog);
-		if (self_protection(btf, name) && len < n)
+		if (self_protection(&eo, name) && len < n)
 			len += (size_t)snprintf(out + len, n - len, "%s%s", len ? " " : "", name);
 	}
-	polc_enforcer__destroy(skel);
+	close_enforcer_object(&eo);
 	if (len >= n) {
 		seterr(err, errlen, "more self-protection programs than %zu bytes name", n);
 		return -1;
@@ -315,9 +333,10 @@ static int attach_needed(uint32_t needs, char *err, size_t n)
 /* Load, attach and pin the enforcer; all or nothing. */
 static int install_enforcer(char *err, size_t n)
 {
-	struct polc_enforcer *skel = open_enforcer_object(err, n);
-	if (!skel)
+	enforcer_object eo;
+	if (open_enforcer_object(&eo, err, n) < 0)
 		return EXIT_SYSTEM;
+	struct polc_enforcer *skel = eo.skel;
 	/* path buffers: the shared ones and two per CPU (enforcer.bpf.c,
 	 * pb_claim); too few only ever denies, so a failure here is harmless */
 	int ncpu = libbpf_num_possible_cpus();
@@ -334,7 +353,7 @@ static int install_enforcer(char *err, size_t n)
 		else
 			seterr(err, n, "the kernel rejected the enforcer program: %s (%s)",
 			       strerror(e), libbpf_last);
-		polc_enforcer__destroy(skel);
+		close_enforcer_object(&eo);
 		return EXIT_SYSTEM;
 	}
 	/* Only now that the kernel took the program: make sure there is a BPF
@@ -344,15 +363,14 @@ static int install_enforcer(char *err, size_t n)
 	    mount("bpf", "/sys/fs/bpf", "bpf", 0, "mode=0700") < 0) {
 		seterr(err, n, "/sys/fs/bpf is not a BPF filesystem and cannot be mounted: %s",
 		       strerror(errno));
-		polc_enforcer__destroy(skel);
+		close_enforcer_object(&eo);
 		return EXIT_SYSTEM;
 	}
 	if (mkdir(BPFL_PIN_DIR, 0700) < 0 && errno != EEXIST) {
 		seterr(err, n, "cannot create %s: %s", BPFL_PIN_DIR, strerror(errno));
-		polc_enforcer__destroy(skel);
+		close_enforcer_object(&eo);
 		return EXIT_SYSTEM;
 	}
-	const struct btf *btf = bpf_object__btf(skel->obj);
 	struct bpf_program *prog;
 	bpf_object__for_each_program(prog, skel->obj) {
 		char p[256];
@@ -363,7 +381,7 @@ static int install_enforcer(char *err, size_t n)
 			       strerror(errno));
 			goto fail;
 		}
-		if (attach_at_install(btf, name) && attach_pinned(name, err, n) != EXIT_OK)
+		if (attach_at_install(&eo, name) && attach_pinned(name, err, n) != EXIT_OK)
 			goto fail;
 	}
 	for (int i = 0; i < M_N; i++) {
@@ -375,10 +393,10 @@ static int install_enforcer(char *err, size_t n)
 			goto fail;
 		}
 	}
-	polc_enforcer__destroy(skel);
+	close_enforcer_object(&eo);
 	return EXIT_OK;
 fail:
-	polc_enforcer__destroy(skel);
+	close_enforcer_object(&eo);
 	remove_pins();
 	return EXIT_SYSTEM;
 }
