@@ -37,18 +37,77 @@ static void seterr(char *err, size_t n, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* libbpf's own messages: kept (last line) for our one-line error, shown in
- * full only with POLC_DEBUG set. */
-static char libbpf_last[256];
+/* libbpf's own messages: kept (last line, and the line naming a program
+ * the kernel refused) for our one-line error, shown in full (the verifier's
+ * log among them) only with POLC_DEBUG set. */
+static char libbpf_last[256], libbpf_prog_refused[256];
 static int libbpf_quiet(enum libbpf_print_level lvl, const char *fmt, va_list ap)
 {
+	if (lvl <= LIBBPF_WARN) {
+		va_list aq;
+		va_copy(aq, ap);
+		vsnprintf(libbpf_last, sizeof libbpf_last, fmt, aq);
+		va_end(aq);
+		libbpf_last[strcspn(libbpf_last, "\n")] = 0;
+		if (strstr(libbpf_last, "BPF program load failed"))
+			memcpy(libbpf_prog_refused, libbpf_last, sizeof libbpf_prog_refused);
+	}
 	if (getenv("POLC_DEBUG"))
 		return vfprintf(stderr, fmt, ap);
-	if (lvl <= LIBBPF_WARN) {
-		vsnprintf(libbpf_last, sizeof libbpf_last, fmt, ap);
-		libbpf_last[strcspn(libbpf_last, "\n")] = 0;
-	}
 	return 0;
+}
+
+int bpfl_lsm_active(char *lsms, size_t n)
+{
+	lsms[0] = 0;
+	FILE *f = fopen("/sys/kernel/security/lsm", "r");
+	if (f) {
+		if (!fgets(lsms, (int)n, f))
+			lsms[0] = 0;
+		fclose(f);
+	}
+	lsms[strcspn(lsms, "\n")] = 0;
+	if (!lsms[0])
+		return -1;   /* without securityfs the list is unknown */
+	for (const char *w = lsms; *w; w += strcspn(w, ","), w += *w == ',')
+		if (!strncmp(w, "bpf", 3) && (w[3] == ',' || !w[3]))
+			return 1;
+	return 0;
+}
+
+void bpfl_load_error(char *err, size_t n, int e, int bpf_lsm, const char *refused,
+		     const char *detail)
+{
+	/* libbpf's "prog 'NAME': BPF program load failed: ..." */
+	static const char pre[] = "prog '";
+	char prog[96] = "one of the enforcer's programs";
+	const char *name = refused ? strstr(refused, pre) : NULL, *end = NULL;
+	if (name) {
+		name += sizeof pre - 1;
+		end = strchr(name, '\'');
+	}
+	if (end)
+		snprintf(prog, sizeof prog, "the enforcer's program %.*s", (int)(end - name), name);
+	if (!bpf_lsm)
+		seterr(err, n, "this kernel refuses BPF LSM programs (loading the enforcer: %s): bpf "
+		       "is not among its LSMs (/sys/kernel/security/lsm); BPF LSM needs lsm=...,bpf "
+		       "on the kernel command line (the kernel lab: tests/vm/run-in-vm.sh)",
+		       strerror(e));
+	else if (e == EPERM && bpf_lsm > 0)
+		seterr(err, n, "this kernel refuses BPF LSM programs (loading the enforcer: %s): bpf "
+		       "is an active LSM here, but loading its programs is not permitted (not root, "
+		       "or BPF trampolines blocked); the kernel lab runs them: tests/vm/run-in-vm.sh",
+		       strerror(e));
+	else if (e == EPERM)
+		seterr(err, n, "this kernel refuses BPF LSM programs (loading the enforcer: %s): BPF "
+		       "LSM needs root, lsm=...,bpf on the kernel command line and BPF trampolines "
+		       "allowed (the kernel lab: tests/vm/run-in-vm.sh)", strerror(e));
+	else if (e == EACCES || end)
+		seterr(err, n, "the BPF verifier refused %s (%s); run polc again with POLC_DEBUG=1 "
+		       "to have the verifier's log on stderr", prog, strerror(e));
+	else
+		seterr(err, n, "the kernel rejected the enforcer program: %s (%s)", strerror(e),
+		       detail ? detail : "");
 }
 
 int bpfl_cgroup_root(char *out, size_t n)
@@ -343,16 +402,12 @@ static int install_enforcer(char *err, size_t n)
 	if (ncpu > 0)
 		bpf_map__set_max_entries(skel->maps.polc_pbufs,
 					 POLC_PBUF_SHARED + 2 * (unsigned)ncpu);
+	libbpf_prog_refused[0] = 0;
 	int r = polc_enforcer__load(skel);
 	if (r) {
-		int e = -r;
-		if (e == EPERM || e == EACCES)
-			seterr(err, n, "this kernel refuses BPF LSM programs (loading the enforcer: %s); "
-			       "BPF LSM needs lsm=...,bpf on the kernel command line (the kernel lab: "
-			       "tests/vm/run-in-vm.sh)", strerror(e));
-		else
-			seterr(err, n, "the kernel rejected the enforcer program: %s (%s)",
-			       strerror(e), libbpf_last);
+		char lsms[256];
+		bpfl_load_error(err, n, -r, bpfl_lsm_active(lsms, sizeof lsms),
+				libbpf_prog_refused, libbpf_last);
 		close_enforcer_object(&eo);
 		return EXIT_SYSTEM;
 	}

@@ -65,6 +65,21 @@ int bpfl_check_hooks(char *err, size_t errlen);
  * -1 with err set. Unprivileged. */
 int bpfl_self_protection(char *out, size_t n, char *err, size_t errlen);
 
+/* Whether bpf is among the kernel's active LSMs: 1, 0, or -1 when
+ * securityfs cannot tell; the active LSMs' list in lsms ("" if unknown). */
+int bpfl_lsm_active(char *lsms, size_t n);
+
+/* The one-line reason the kernel did not take the enforcer, in err: e is
+ * the load's errno; bpf_lsm whether bpf is among the kernel's active LSMs
+ * (1, 0, -1: cannot tell); refused libbpf's line naming the program the
+ * kernel refused ("prog 'NAME': BPF program load failed: ..."), or NULL;
+ * detail libbpf's last message. No BPF LSM, or EPERM (not root, BPF
+ * trampolines blocked), is the kernel refusing BPF LSM programs; EACCES, or
+ * a refused program otherwise, the verifier refusing that program, whose
+ * log POLC_DEBUG=1 prints. */
+void bpfl_load_error(char *err, size_t errlen, int e, int bpf_lsm, const char *refused,
+		     const char *detail);
+
 /* The cgroup v2 mount point (the unified hierarchy): 0, or -1 if none. */
 int bpfl_cgroup_root(char *out, size_t n);
 

@@ -238,19 +238,10 @@ int bpf_confine(const ir_policy *p, bool allow_partial)
 /* Is the BPF LSM active, with a cgroup v2 hierarchy to scope it? */
 bool bpf_available(char *why, size_t n)
 {
-	char lsm[256] = "", root[512];
-	FILE *f = fopen("/sys/kernel/security/lsm", "r");
-	if (f) {
-		if (!fgets(lsm, sizeof lsm, f))
-			lsm[0] = 0;
-		fclose(f);
-	}
-	lsm[strcspn(lsm, "\n")] = 0;
-	char list[260];
-	snprintf(list, sizeof list, ",%s,", lsm);
+	char lsm[256], root[512];
 	/* without securityfs the list is unknown: loading will tell */
-	if (lsm[0] && !strstr(list, ",bpf,")) {
-		snprintf(why, n, "the BPF LSM is not active (active LSMs: %s)", lsm[0] ? lsm : "unknown");
+	if (bpfl_lsm_active(lsm, sizeof lsm) == 0) {
+		snprintf(why, n, "the BPF LSM is not active (active LSMs: %s)", lsm);
 		return false;
 	}
 	if (bpfl_cgroup_root(root, sizeof root) < 0) {

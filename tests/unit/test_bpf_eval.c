@@ -6,6 +6,7 @@
  * evaluator and with ir_decide(): verdict, errno and deciding statement
  * must agree; a path too long to walk must be decided at least as
  * restrictively (fail closed). */
+#include <errno.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -447,6 +448,50 @@ static void test_hook_table(void **state)
 			    "polc_inode_rename polc_task_alloc polc_file_open polc_sb_umount");
 }
 
+/* Why the enforcer did not load, by the load's errno: EACCES is the
+ * verifier refusing one program (named, with where its log goes), never
+ * "this kernel refuses BPF LSM programs", which sent a verifier rejection
+ * looking for a kernel command line; EPERM, or bpf not among the active
+ * LSMs, is the kernel refusing BPF LSM programs. */
+static void test_load_error(void **state)
+{
+	(void)state;
+	static const char refused[] =
+		"libbpf: prog 'polc_file_open': BPF program load failed: Permission denied";
+	static const struct {
+		int e, lsm;
+		const char *refused, *want, *not;
+	} cases[] = {
+		{ EACCES, 1, refused, "the BPF verifier refused the enforcer's program "
+		  "polc_file_open (Permission denied); run polc again with POLC_DEBUG=1 to have "
+		  "the verifier's log on stderr", "refuses BPF LSM" },
+		{ EACCES, -1, refused, "verifier refused the enforcer's program polc_file_open",
+		  "refuses BPF LSM" },
+		{ EACCES, 1, NULL, "the BPF verifier refused one of the enforcer's programs",
+		  "refuses BPF LSM" },
+		{ E2BIG, 1, refused, "verifier refused the enforcer's program polc_file_open "
+		  "(Argument list too long)", "refuses BPF LSM" },
+		{ EPERM, 1, refused, "this kernel refuses BPF LSM programs (loading the enforcer: "
+		  "Operation not permitted): bpf is an active LSM here, but loading its programs "
+		  "is not permitted (not root, or BPF trampolines blocked)", "verifier" },
+		{ EPERM, -1, NULL, "this kernel refuses BPF LSM programs (loading the enforcer: "
+		  "Operation not permitted): BPF LSM needs root, lsm=...,bpf", "verifier" },
+		{ EACCES, 0, refused, "this kernel refuses BPF LSM programs (loading the enforcer: "
+		  "Permission denied): bpf is not among its LSMs", "verifier" },
+		{ EINVAL, 1, NULL, "the kernel rejected the enforcer program: Invalid argument "
+		  "(libbpf: the last line)", "verifier" },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		char err[512];
+		bpfl_load_error(err, sizeof err, cases[i].e, cases[i].lsm, cases[i].refused,
+				"libbpf: the last line");
+		if (!strstr(err, cases[i].want) || strstr(err, cases[i].not))
+			fail_msg("case %zu: %s", i, err);
+		if (strchr(err, '\n'))
+			fail_msg("case %zu: not one line: %s", i, err);
+	}
+}
+
 /* A policy that decides nothing needs no hook; one deny needs its class. */
 static void test_needs(void **state)
 {
@@ -483,6 +528,7 @@ int main(void)
 		cmocka_unit_test(test_beyond_16_bits),
 		cmocka_unit_test(test_corrupt),
 		cmocka_unit_test(test_hook_table),
+		cmocka_unit_test(test_load_error),
 		cmocka_unit_test(test_needs),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
