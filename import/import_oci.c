@@ -25,7 +25,7 @@ const char *const import_docker_caps[] = {
 typedef struct {
 	diag_ctx *d;
 	src_file *f;
-	yaml_document_t doc;
+	yaml_document_t *doc;       /* read only */
 	int nerr;
 	bool yaml_ints;            /* YAML 1.1 integers: 0x hex too (vArmor's YAML) */
 } reader;
@@ -45,7 +45,7 @@ static src_loc nloc(reader *r, yaml_node_t *n)
 
 static yaml_node_t *node(reader *r, int id)
 {
-	return yaml_document_get_node(&r->doc, id);
+	return yaml_document_get_node(r->doc, id);
 }
 
 static const char *str(reader *r, yaml_node_t *n, const char *what)
@@ -708,7 +708,7 @@ static int emit(reader *r, target *t, const char *path, const import_opts *o, to
 	act def = { ACT_ALLOW, EPERM, "SCMP_ACT_ALLOW" };
 	yaml_node_t **v = top->v;
 	if (!v[0]) {
-		diag_error(r->d, nloc(r, yaml_document_get_root_node(&r->doc)), "profile without \"defaultAction\"");
+		diag_error(r->d, nloc(r, yaml_document_get_root_node(r->doc)), "profile without \"defaultAction\"");
 		return -1;
 	}
 	if (!read_action(r, v[0], &def))
@@ -765,13 +765,15 @@ static int import_src(src_file *f, const void *opts, diag_ctx *d, buf *out)
 	r.f = f;
 	const char *problem, *context;
 	yaml_mark_t m;
-	if (!json_or_yaml_load(f->text, f->len, &r.doc, &problem, &context, &m)) {
+	import_doc doc;
+	if (!json_or_yaml_load(f->text, f->len, &doc, &problem, &context, &m)) {
 		diag_error(d, mark_loc(&r, m), "cannot read the profile: %s%s%s", problem,
 			   context ? " " : "", context ? context : "");
 		return -1;
 	}
+	r.doc = &doc.doc;
 	int rc = -1;
-	yaml_node_t *root = yaml_document_get_root_node(&r.doc);
+	yaml_node_t *root = yaml_document_get_root_node(r.doc);
 	static const char *const keys[] = { "defaultAction", "defaultErrnoRet", "archMap",
 		"architectures", "syscalls", "flags", "listenerPath", "listenerMetadata", NULL };
 	toplevel top;
@@ -788,7 +790,7 @@ static int import_src(src_file *f, const void *opts, diag_ctx *d, buf *out)
 		rc = emit(&r, &t, f->path, o, &top, out);
 		target_free(&t);
 	}
-	yaml_document_delete(&r.doc);
+	import_doc_free(&doc);
 	return rc;
 }
 
@@ -810,7 +812,7 @@ int import_oci_syscalls(yaml_document_t *doc, yaml_node_t *list, src_file *f,
 	memset(&r, 0, sizeof r);
 	r.d = d;
 	r.f = f;
-	r.doc = *doc;              /* a shallow copy, read only: the caller owns it */
+	r.doc = doc;               /* the caller's */
 	r.yaml_ints = true;        /* a YAML policy's entries, not OCI JSON */
 	yaml_node_item_t *b, *e;
 	if (!seq(&r, list, label, &b, &e))

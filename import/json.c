@@ -2,20 +2,39 @@
  * the subset json.h names; every case where libyaml might read the text
  * differently (its line breaks, tabs, the 1,024-character limit of an
  * implicit key, a key and its ':' on different lines, a tab outside the
- * root's brackets) leaves the subset. */
+ * root's brackets) leaves the subset.
+ *
+ * The document is built in place of libyaml's builder: the nodes in one
+ * array, every scalar's value in one copy of the text (at its own offset:
+ * a plain scalar is NUL-terminated at the delimiter after it, a string at
+ * its closing quote, an escaped string written over itself, shorter), the
+ * default tags shared (static), a collection's children gathered on a
+ * scratch stack and moved, when it closes, to the items or pairs block. */
 #include "json.h"
 #include "../base/util.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+
+typedef struct {
+	size_t off, n;             /* a collection's children in items/pairs */
+} span;
 
 typedef struct {
 	const char *s, *p, *e;     /* text, cursor, end */
 	const char *ls;            /* start of the cursor's line */
 	size_t line;
-	yaml_document_t *doc;
-	char *tmp;                 /* an unescaped string */
-	size_t tmpcap;
+	char *values;              /* the copy of the text holding the scalars */
+	yaml_node_t *nodes;        /* node id i is nodes[i - 1] */
+	span *spans;               /* beside nodes */
+	size_t nn, ncap;
+	int *scratch;              /* the open collections' children (a pair: key, value) */
+	size_t ns, scap;
+	yaml_node_item_t *items;
+	size_t ni, icap;
+	yaml_node_pair_t *pairs;
+	size_t np, pcap;
 	int depth;
 } jr;
 
@@ -44,31 +63,32 @@ static int hexval(char c)
 	       : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
 }
 
-static bool tmp_put(jr *r, size_t *n, const char *b, size_t k)
+/* A new node of type t; its id. */
+static int new_node(jr *r, yaml_node_type_t t, const char *from)
 {
-	if (!k)
-		return true;
-	if (*n + k > r->tmpcap) {
-		size_t cap = r->tmpcap ? r->tmpcap : 256;
-		while (cap < *n + k)
-			cap *= 2;
-		r->tmp = xrealloc(r->tmp, cap);
-		r->tmpcap = cap;
+	if (r->nn == r->ncap) {
+		r->ncap = r->ncap ? 2 * r->ncap : 64;
+		r->nodes = xrealloc(r->nodes, r->ncap * sizeof *r->nodes);
+		r->spans = xrealloc(r->spans, r->ncap * sizeof *r->spans);
 	}
-	memcpy(r->tmp + *n, b, k);
-	*n += k;
-	return true;
+	yaml_node_t *n = &r->nodes[r->nn++];
+	memset(n, 0, sizeof *n);
+	n->type = t;
+	n->start_mark = mark_at(r, from);
+	return (int)r->nn;
 }
 
-/* One escape after the backslash at r->p into tmp; false outside the subset. */
-static bool escape(jr *r, size_t *n)
+/* One escape after the backslash at r->p, written at *w; false outside the
+ * subset. Every escape is longer than what it writes. */
+static bool escape(jr *r, char **w)
 {
 	static const char from[] = "\"\\/bfnrt", to[] = "\"\\/\b\f\n\r\t";
 	char c = *++r->p;
 	const char *k = c ? strchr(from, c) : NULL;
 	if (k) {
 		r->p++;
-		return tmp_put(r, n, &to[k - from], 1);
+		*(*w)++ = to[k - from];
+		return true;
 	}
 	if (c != 'u' || r->e - r->p < 5)
 		return false;
@@ -82,61 +102,69 @@ static bool escape(jr *r, size_t *n)
 	if (!v || (v >= 0xd800 && v <= 0xdfff))
 		return false;
 	r->p += 5;
-	char u[3];
-	size_t k2 = v < 0x80 ? 1 : v < 0x800 ? 2 : 3;
-	if (k2 == 1)
+	char *u = *w;
+	if (v < 0x80) {
 		u[0] = (char)v;
-	else if (k2 == 2) {
+		*w += 1;
+	} else if (v < 0x800) {
 		u[0] = (char)(0xc0 | v >> 6);
 		u[1] = (char)(0x80 | (v & 0x3f));
+		*w += 2;
 	} else {
 		u[0] = (char)(0xe0 | v >> 12);
 		u[1] = (char)(0x80 | (v >> 6 & 0x3f));
 		u[2] = (char)(0x80 | (v & 0x3f));
+		*w += 3;
 	}
-	return tmp_put(r, n, u, k2);
+	return true;
 }
 
-static int add_scalar(jr *r, const char *v, size_t n, yaml_scalar_style_t st, const char *from)
+/* The value at values[from..to) (to is a byte the value does not need). */
+static int add_scalar(jr *r, const char *from, size_t off, size_t n, yaml_scalar_style_t st)
 {
-	int id = yaml_document_add_scalar(r->doc, NULL, (const yaml_char_t *)v, (int)n, st);
-	if (id) {
-		yaml_node_t *node = yaml_document_get_node(r->doc, id);
-		node->start_mark = mark_at(r, from);
-		node->end_mark = mark_at(r, r->p);
-	}
+	int id = new_node(r, YAML_SCALAR_NODE, from);
+	yaml_node_t *node = &r->nodes[id - 1];
+	node->tag = (yaml_char_t *)YAML_DEFAULT_SCALAR_TAG;
+	node->data.scalar.value = (yaml_char_t *)r->values + off;
+	node->data.scalar.length = n;
+	node->data.scalar.style = st;
+	node->end_mark = mark_at(r, r->p);
+	r->values[off + n] = 0;
 	return id;
+}
+
+/* Bytes a string holds as they are: printable ASCII but '"' and '\\'. */
+static bool as_is(unsigned char c)
+{
+	return c >= 0x20 && c < 0x7f && c != '"' && c != '\\';
 }
 
 /* A string at r->p ('"'): its node id, 0 outside the subset. */
 static int string(jr *r)
 {
-	const char *from = r->p++, *run = r->p;
-	size_t n = 0;
-	bool escaped = false;
+	const char *from = r->p++;
+	size_t off = (size_t)(r->p - r->s);
+	char *w = NULL;            /* after an escape: where the value goes on */
 	for (;;) {
-		if (r->p >= r->e)
-			return 0;
-		unsigned char c = (unsigned char)*r->p;
-		if (c == '"')
-			break;
-		if (c < 0x20 || c >= 0x7f)
-			return 0;
-		if (c != '\\') {
+		const char *run = r->p;
+		while (r->p < r->e && as_is((unsigned char)*r->p))
 			r->p++;
-			continue;
+		if (w) {
+			memcpy(w, run, (size_t)(r->p - run));
+			w += r->p - run;
 		}
-		if (!tmp_put(r, &n, run, (size_t)(r->p - run)) || !escape(r, &n))
+		if (r->p >= r->e || *r->p != '\\')
+			break;
+		if (!w)
+			w = r->values + (r->p - r->s);
+		if (!escape(r, &w))
 			return 0;
-		escaped = true;
-		run = r->p;
 	}
-	if (escaped && !tmp_put(r, &n, run, (size_t)(r->p - run)))
+	if (r->p >= r->e || *r->p != '"')
 		return 0;
+	size_t n = w ? (size_t)(w - (r->values + off)) : (size_t)(r->p - r->s) - off;
 	r->p++;
-	return escaped ? add_scalar(r, r->tmp ? r->tmp : "", n, YAML_DOUBLE_QUOTED_SCALAR_STYLE, from)
-		       : add_scalar(r, run, (size_t)(r->p - 1 - run), YAML_DOUBLE_QUOTED_SCALAR_STYLE,
-				    from);
+	return add_scalar(r, from, off, n, YAML_DOUBLE_QUOTED_SCALAR_STYLE);
 }
 
 static bool digits(jr *r)
@@ -179,18 +207,44 @@ static int plain(jr *r)
 	}
 end:
 	/* the scalar must end where libyaml's plain scalar ends */
-	if (r->p < r->e && !strchr(" \n,]}", *r->p))
+	if (r->p < r->e && (!*r->p || !strchr(" \n,]}", *r->p)))
 		return 0;
-	return add_scalar(r, from, (size_t)(r->p - from), YAML_PLAIN_SCALAR_STYLE, from);
+	return add_scalar(r, from, (size_t)(from - r->s), (size_t)(r->p - from),
+			  YAML_PLAIN_SCALAR_STYLE);
 }
 
 static int value(jr *r);
 
-static void set_marks(jr *r, int id, yaml_mark_t start)
+static void push(jr *r, int id)
 {
-	yaml_node_t *node = yaml_document_get_node(r->doc, id);
-	node->start_mark = start;
-	node->end_mark = mark_at(r, r->p);
+	if (r->ns == r->scap)
+		xgrow(&r->scratch, &r->scap, r->ns + 1, sizeof *r->scratch);
+	r->scratch[r->ns++] = id;
+}
+
+/* The collection id's children, scratch[base..], to items or pairs. */
+static void close_collection(jr *r, int id, size_t base)
+{
+	yaml_node_t *node = &r->nodes[id - 1];
+	span *sp = &r->spans[id - 1];
+	const int *kid = r->scratch + base;
+	if (node->type == YAML_SEQUENCE_NODE) {
+		sp->n = r->ns - base;
+		sp->off = r->ni;
+		xgrow(&r->items, &r->icap, r->ni + sp->n + 1, sizeof *r->items);
+		memcpy(r->items + r->ni, kid, sp->n * sizeof *kid);
+		r->ni += sp->n;
+	} else {
+		sp->n = (r->ns - base) / 2;
+		sp->off = r->np;
+		xgrow(&r->pairs, &r->pcap, r->np + sp->n + 1, sizeof *r->pairs);
+		for (size_t i = 0; i < sp->n; i++) {
+			r->pairs[r->np + i].key = kid[2 * i];
+			r->pairs[r->np + i].value = kid[2 * i + 1];
+		}
+		r->np += sp->n;
+	}
+	r->ns = base;
 }
 
 /* A mapping's key and its ':' (libyaml's implicit key: the ':' on the key's
@@ -215,20 +269,19 @@ static int collection(jr *r)
 {
 	bool map = *r->p == '{';
 	char close = map ? '}' : ']';
-	yaml_mark_t from = mark_at(r, r->p++);
-	int id = map ? yaml_document_add_mapping(r->doc, NULL, YAML_FLOW_MAPPING_STYLE)
-		     : yaml_document_add_sequence(r->doc, NULL, YAML_FLOW_SEQUENCE_STYLE);
-	if (!id)
-		return 0;
+	int id = new_node(r, map ? YAML_MAPPING_NODE : YAML_SEQUENCE_NODE, r->p++);
+	size_t base = r->ns;
 	ws(r);
 	while (r->p < r->e && *r->p != close) {
 		int k = map ? key(r) : 0;
 		if (map && !k)
 			return 0;
 		int v = value(r);
-		if (!v || !(map ? yaml_document_append_mapping_pair(r->doc, id, k, v)
-				: yaml_document_append_sequence_item(r->doc, id, v)))
+		if (!v)
 			return 0;
+		if (map)
+			push(r, k);
+		push(r, v);
 		ws(r);
 		if (r->p < r->e && *r->p == ',') {
 			r->p++;
@@ -241,7 +294,16 @@ static int collection(jr *r)
 	if (r->p >= r->e)
 		return 0;
 	r->p++;
-	set_marks(r, id, from);
+	yaml_node_t *node = &r->nodes[id - 1];
+	node->end_mark = mark_at(r, r->p);
+	if (map) {
+		node->tag = (yaml_char_t *)YAML_DEFAULT_MAPPING_TAG;
+		node->data.mapping.style = YAML_FLOW_MAPPING_STYLE;
+	} else {
+		node->tag = (yaml_char_t *)YAML_DEFAULT_SEQUENCE_TAG;
+		node->data.sequence.style = YAML_FLOW_SEQUENCE_STYLE;
+	}
+	close_collection(r, id, base);
 	return id;
 }
 
@@ -254,44 +316,93 @@ static int value(jr *r)
 	return id;
 }
 
-bool json_load_yaml(const char *text, size_t len, yaml_document_t *doc)
+/* Every collection's children where they ended up (the blocks no longer move). */
+static void point_children(jr *r)
 {
-	jr r = { .s = text, .p = text, .e = text + len, .ls = text, .doc = doc };
+	for (size_t i = 0; i < r->nn; i++) {
+		yaml_node_t *n = &r->nodes[i];
+		const span *sp = &r->spans[i];
+		if (n->type == YAML_SEQUENCE_NODE) {
+			n->data.sequence.items.start = r->items + sp->off;
+			n->data.sequence.items.top = n->data.sequence.items.end = r->items + sp->off + sp->n;
+		} else if (n->type == YAML_MAPPING_NODE) {
+			n->data.mapping.pairs.start = r->pairs + sp->off;
+			n->data.mapping.pairs.top = n->data.mapping.pairs.end = r->pairs + sp->off + sp->n;
+		}
+	}
+}
+
+bool json_load_yaml(const char *text, size_t len, import_doc *d)
+{
+	jr r = { .s = text, .p = text, .e = text + len, .ls = text };
 	ws(&r);
 	if (r.p >= r.e || (*r.p != '{' && *r.p != '['))
 		return false;
-	yaml_mark_t m0 = { 0, 0, 0 };
-	if (!yaml_document_initialize(doc, NULL, NULL, NULL, 1, 1))
-		return false;
-	doc->start_mark = m0;
+	r.values = xmalloc(len + 1);
+	memcpy(r.values, text, len);
+	/* never NULL: an empty collection's children are items + off */
+	xgrow(&r.scratch, &r.scap, 256, sizeof *r.scratch);
+	xgrow(&r.items, &r.icap, 16, sizeof *r.items);
+	xgrow(&r.pairs, &r.pcap, 16, sizeof *r.pairs);
 	bool ok = value(&r) != 0;
 	ws(&r);
 	ok = ok && r.p == r.e;
-	free(r.tmp);
+	free(r.scratch);
 	if (!ok) {
-		yaml_document_delete(doc);
+		free(r.values);
+		free(r.nodes);
+		free(r.spans);
+		free(r.items);
+		free(r.pairs);
 		return false;
 	}
-	doc->end_mark = mark_at(&r, r.p);
+	point_children(&r);
+	free(r.spans);
+	memset(d, 0, sizeof *d);
+	d->json = true;
+	d->values = r.values;
+	d->items = r.items;
+	d->pairs = r.pairs;
+	d->doc.nodes.start = r.nodes;
+	d->doc.nodes.top = d->doc.nodes.end = r.nodes + r.nn;
+	d->doc.start_implicit = d->doc.end_implicit = 1;
+	d->doc.end_mark = mark_at(&r, r.p);
 	return true;
 }
 
-bool json_or_yaml_load(const char *text, size_t len, yaml_document_t *doc,
+bool json_or_yaml_load(const char *text, size_t len, import_doc *d,
 		       const char **problem, const char **context, yaml_mark_t *mark)
 {
-	if (json_load_yaml(text, len, doc))
+	if (json_load_yaml(text, len, d))
 		return true;
 	yaml_parser_t p;
 	yaml_parser_initialize(&p);
 	yaml_parser_set_input_string(&p, (const unsigned char *)text, len);
-	bool ok = yaml_parser_load(&p, doc);
+	yaml_document_t doc;
+	bool ok = yaml_parser_load(&p, &doc);
 	if (!ok) {
 		*problem = p.problem ? p.problem : "syntax error";
 		*context = p.context;
 		*mark = p.problem_mark;
+	} else {
+		memset(d, 0, sizeof *d);
+		d->doc = doc;
 	}
 	yaml_parser_delete(&p);
 	return ok;
+}
+
+void import_doc_free(import_doc *d)
+{
+	if (!d->json) {
+		yaml_document_delete(&d->doc);
+		return;
+	}
+	free(d->doc.nodes.start);
+	free(d->values);
+	free(d->items);
+	free(d->pairs);
+	memset(d, 0, sizeof *d);
 }
 
 static bool marks_equal(yaml_mark_t a, yaml_mark_t b)

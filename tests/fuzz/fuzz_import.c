@@ -21,15 +21,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char *text = malloc(size + 1);
 	memcpy(text, data, size);
 	text[size] = 0;
-	yaml_document_t a, b;
+	import_doc a;
+	yaml_document_t b;
 	if (json_load_yaml(text, size, &a)) {
 		yaml_parser_t p;
 		yaml_parser_initialize(&p);
 		yaml_parser_set_input_string(&p, data, size);
-		if (!yaml_parser_load(&p, &b) || !json_yaml_docs_equal(&a, &b))
+		if (!yaml_parser_load(&p, &b) || !json_yaml_docs_equal(&a.doc, &b))
 			abort();
 		yaml_parser_delete(&p);
-		yaml_document_delete(&a);
+		import_doc_free(&a);
 		yaml_document_delete(&b);
 	}
 	/* a fixed target: the result must not depend on the machine */
