@@ -10,6 +10,7 @@
  * does with sysevent_of() (compiler/sysevents.h, the table this reads).
  */
 #include "seccomp.h"
+#include "../../base/arena.h"
 #include "../../compiler/syscalls.h"
 #include "../../compiler/sysevents.h"
 
@@ -172,21 +173,14 @@ static src *src_push(srclist *l, const ir_policy *p, const ir_stmt *st)
 #define NET_PROTOS 3
 #define NET_ALTS (2 * NET_PROTOS)
 
-/* Alternatives and their conditions live in one block (alts_new). */
-static void alts_free(sc_alt *v, size_t n)
-{
-	(void)n;
-	free(v);
-}
-
-/* nalt alternatives with n[i] conditions each, in one zeroed block: one
- * allocation per statement instead of one per alternative more. */
-static sc_alt *alts_new(size_t nalt, const size_t *n)
+/* nalt alternatives with n[i] conditions each, in one zeroed block of the
+ * plan's arena: the ordered rules are freed with the plan, all at once. */
+static sc_alt *alts_new(struct ir_arena *mem, size_t nalt, const size_t *n)
 {
 	size_t total = 0;
 	for (size_t i = 0; i < nalt; i++)
 		total += n[i];
-	sc_alt *v = xcalloc(1, nalt * sizeof *v + total * sizeof(ir_arg_cond) + 1);
+	sc_alt *v = arena_alloc(mem, nalt * sizeof *v + total * sizeof(ir_arg_cond) + 1);
 	ir_arg_cond *c = (ir_arg_cond *)(v + nalt);
 	for (size_t i = 0; i < nalt; i++) {
 		v[i].c = c;
@@ -197,14 +191,14 @@ static sc_alt *alts_new(size_t nalt, const size_t *n)
 }
 
 /* The conditions as written, copied: the own generator compares them. */
-static void src_alts(src *s, const cconj *alt, size_t nalt, uint8_t low)
+static void src_alts(struct ir_arena *mem, src *s, const cconj *alt, size_t nalt, uint8_t low)
 {
 	size_t n[NET_ALTS];   /* a statement has at most NET_ALTS alternatives (net_alts) */
 	if (nalt > NET_ALTS)
 		abort();
 	for (size_t i = 0; i < nalt; i++)
 		n[i] = alt[i].n;
-	s->alt = alts_new(nalt, n);
+	s->alt = alts_new(mem, nalt, n);
 	s->nalt = nalt;
 	s->low = low;
 	for (size_t i = 0; i < nalt; i++)
@@ -218,7 +212,6 @@ static void srclist_clear(srclist *l)
 	for (size_t i = 0; i < l->n; i++) {
 		sc_dnf_free(&l->v[i].pos);
 		sc_dnf_free(&l->v[i].neg);
-		alts_free(l->v[i].alt, l->v[i].nalt);
 	}
 	l->n = 0;
 }
@@ -414,7 +407,7 @@ big:
 /* Sources -> a first-match list (own generator): sorted as ir_decide
  * decides, rules whose action the default gives anyway dropped from the
  * end (nothing after them could differ). Takes the sources' DNFs. */
-static void to_rules(srclist *l, ir_action def, sc_rules *out)
+static void to_rules(struct ir_arena *mem, srclist *l, ir_action def, sc_rules *out)
 {
 	sort_sources(l);
 	memset(out, 0, sizeof *out);
@@ -423,7 +416,7 @@ static void to_rules(srclist *l, ir_action def, sc_rules *out)
 	size_t n = l->n;
 	while (n > 0 && act_eq(l->v[n - 1].act, def))
 		n--;
-	out->v = n ? xcalloc(n, sizeof *out->v) : NULL;   /* most syscalls: none */
+	out->v = n ? arena_alloc(mem, n * sizeof *out->v) : NULL;   /* most syscalls: none */
 	for (size_t i = 0; i < n; i++) {
 		sc_rule *r = &out->v[out->n++];
 		r->act = l->v[i].act;
@@ -435,27 +428,21 @@ static void to_rules(srclist *l, ir_action def, sc_rules *out)
 	}
 }
 
-static void rules_free(sc_rules *r)
-{
-	for (size_t i = 0; i < r->n; i++)
-		alts_free(r->v[i].alt, r->v[i].nalt);
-	free(r->v);
-	memset(r, 0, sizeof *r);
-}
-
 /* part_only_when() for the ordered form: an allow for "k does not hold"
  * matched first. */
-static void rules_only_when(sc_rules *r, const ir_arg_cond *k)
+static void rules_only_when(struct ir_arena *mem, sc_rules *r, const ir_arg_cond *k)
 {
-	r->v = xrealloc(r->v, (r->n + 1) * sizeof *r->v);
-	memmove(r->v + 1, r->v, r->n * sizeof *r->v);
+	sc_rule *v = arena_alloc(mem, (r->n + 1) * sizeof *v);
+	if (r->n)
+		memcpy(v + 1, r->v, r->n * sizeof *v);
+	r->v = v;
 	r->n++;
 	sc_rule *f = &r->v[0];
 	memset(f, 0, sizeof *f);
 	f->act.verdict = IR_ALLOW;
 	f->nalt = 1;
 	size_t one = 1;
-	f->alt = alts_new(1, &one);
+	f->alt = alts_new(mem, 1, &one);
 	f->alt[0].c[0] = *k;
 	f->alt[0].c[0].value = 0;        /* k's flag clear */
 	f->low = 0x3f;
@@ -498,6 +485,7 @@ typedef struct {
 	size_t nby_nr;
 	srclist *scratch;      /* sys_part's and dom_part's source lists (emptied
 	                          after each use, their room kept) */
+	struct ir_arena *mem;  /* the plan's: the ordered rules */
 } ctx;
 
 static int cmp_u64(const void *x, const void *y)
@@ -694,7 +682,7 @@ static int sys_part(const ctx *c, ir_arch a, uint32_t nr, const char *name, part
 		cconj one = { sy->conds, sy->ncond };
 		src *s = src_push(l, c->p, st);
 		if (!c->lib)
-			src_alts(s, &one, 1, a == IR_ARCH_I386 ? 0x3f : sy->arg32);
+			src_alts(c->mem, s, &one, 1, a == IR_ARCH_I386 ? 0x3f : sy->arg32);
 		else if (src_from(s, &one, 1, a, sy->arg32, c->lib))
 			rc = fail_big(c, st->loc, name);
 	}
@@ -707,13 +695,13 @@ static int sys_part(const ctx *c, ir_arch a, uint32_t nr, const char *name, part
 		s->written = imp.act.verdict;
 		s->act = ir_effective(c->p, imp.act);
 		if (!c->lib)
-			src_alts(s, &always, 1, 0);
+			src_alts(c->mem, s, &always, 1, 0);
 		else
 			src_from(s, &always, 1, a, 0, c->lib);
 	}
 	memset(out, 0, sizeof *out);
 	if (!rc && !c->lib)
-		to_rules(l, c->sysdef, rl);
+		to_rules(c->mem, l, c->sysdef, rl);
 	else if (!rc && partition(l, c->sysdef, out))
 		rc = fail_big(c, c->p->loc, name);
 	srclist_clear(l);
@@ -741,7 +729,7 @@ static int dom_part(const ctx *c, ir_arch a, const sysevent *m, part *out, sc_ru
 			na = net_alts(&st->u.net, alt, store);
 		src *s = src_push(l, c->p, st);
 		if (!c->lib) {
-			src_alts(s, alt, na, 0x3f);   /* socket(2) takes ints */
+			src_alts(c->mem, s, alt, na, 0x3f);   /* socket(2) takes ints */
 		} else if (na == 0) {           /* matches no socket(2) call */
 			memset(&s->pos, 0, sizeof s->pos);
 			sc_dnf_true(&s->neg);
@@ -752,7 +740,7 @@ static int dom_part(const ctx *c, ir_arch a, const sysevent *m, part *out, sc_ru
 	}
 	int rc = 0;
 	if ((l->n || def.verdict != IR_ALLOW) && !c->lib)
-		to_rules(l, def, rl);
+		to_rules(c->mem, l, def, rl);
 	else if (l->n || def.verdict != IR_ALLOW)
 		if (partition(l, def, out))
 			rc = fail_big(c, c->p->loc, m->name);
@@ -760,7 +748,7 @@ static int dom_part(const ctx *c, ir_arch a, const sysevent *m, part *out, sc_ru
 	ir_arg_cond k;
 	if (!rc && sysevent_cond(m, &k)) {
 		if (!c->lib && rl->present)
-			rules_only_when(rl, &k);
+			rules_only_when(c->mem, rl, &k);
 		else if (out->n && part_only_when(out, &k))
 			rc = fail_big(c, c->p->loc, m->name);
 	}
@@ -812,17 +800,12 @@ static int plan_sys(const ctx *c, const sc_plan *pl, ir_arch a, uint32_t nr, sc_
 		return -1;
 	const sysevent *m = event_of(a, nr, name);
 	if (!c->lib) {
-		if (m && dom_part(c, a, m, &pt, &rd)) {
-			rules_free(&rs);
+		if (m && dom_part(c, a, m, &pt, &rd))
 			return -1;
-		}
 		/* nothing to say beyond the filter's default */
 		if (!rs.n && act_eq(rs.def, pl->def) && (!rd.present || (!rd.n &&
-		    rd.def.verdict <= rs.def.verdict))) {
-			rules_free(&rs);
-			rules_free(&rd);
-			return 0;
-		}
+		    rd.def.verdict <= rs.def.verdict)))
+			return 0;        /* their arrays stay in the arena, unused */
 		sc_sysplan *s = arch_push(ap);
 		s->nr = nr;
 		memcpy(s->name, name, sizeof s->name);   /* sys_name: NUL-terminated in 64 */
@@ -955,9 +938,10 @@ int sc_plan_build_for(const ir_policy *p, bool allow_partial, bool libseccomp, d
 		      sc_plan *out)
 {
 	memset(out, 0, sizeof *out);
+	out->mem = arena_new();
 	srclist scratch[2] = { { 0 } };
 	ctx c = { p, allow_partial, d, ir_effective(p, p->defaults[IR_SYSCALL]), libseccomp, NULL, 0,
-		  scratch };
+		  scratch, out->mem };
 	out->def = c.sysdef;
 	if (c.sysdef.verdict == IR_DENY)
 		out->def.err = ENOSYS;  /* unknown syscalls; known ones get rules */
@@ -992,14 +976,15 @@ void sc_plan_free(sc_plan *pl)
 	for (int a = 0; a < IR_NARCH; a++) {
 		for (size_t i = 0; i < pl->arch[a].n; i++) {
 			sc_sysplan *s = &pl->arch[a].v[i];
+			if (s->ordered)
+				continue;  /* its rules are in pl->mem */
 			for (size_t j = 0; j < s->n; j++)
 				sc_dnf_free(&s->v[j].dnf);
 			free(s->v);
-			rules_free(&s->sys);
-			rules_free(&s->dom);
 		}
 		free(pl->arch[a].v);
 	}
+	arena_free(pl->mem);
 	memset(pl, 0, sizeof *pl);
 }
 

@@ -82,10 +82,13 @@ typedef struct {
  * i386 socketcall/ipc rule that swallows libseccomp's multiplexed copies.) */
 bool sc_one_uncond_rule(const sc_archplan *ap, uint32_t nr);
 
+struct ir_arena;
 typedef struct {
 	ir_action def;         /* filter default (ENOSYS under a deny default) */
 	ir_action badarch;     /* ABIs the policy does not name */
 	sc_archplan arch[IR_NARCH];
+	struct ir_arena *mem;  /* the ordered rules' arrays and alternatives
+	                          (sc_rules), freed with the plan at once */
 } sc_plan;
 
 /* Most conjunctions one statement's region may expand to. */
