@@ -204,7 +204,8 @@ int k8s_object(k8s_doc *d, const char *api, const char *kind, const char *name,
 	snprintf(gen, sizeof gen, "polc %s", o && o->polc_version ? o->polc_version : "?");
 	k8s_put(d, ann, "polc/generated-by", k8s_str(d, gen));
 	k8s_put(d, ann, "polc/policy", k8s_str(d, p->name ? p->name : "?"));
-	k8s_put(d, ann, "polc/source-sha256", k8s_str(d, ir_source_hash(p)));
+	char hash[IR_SOURCE_HASH_SIZE];
+	k8s_put(d, ann, "polc/source-sha256", k8s_str(d, ir_source_hash(p, hash)));
 	k8s_put(d, meta, "annotations", ann);
 	k8s_put(d, root, "metadata", meta);
 	*spec = k8s_map(d);

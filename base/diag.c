@@ -21,21 +21,34 @@ void diag_free(diag_ctx *d)
 	for (size_t i = 0; i < d->n; i++)
 		free(d->v[i].msg);
 	free(d->v);
-	for (size_t i = 0; i < d->nfiles; i++) {
-		free(d->files[i]->path);
-		free(d->files[i]->text);
-		free(d->files[i]->line_at);
-		free(d->files[i]);
-	}
+	for (size_t i = 0; i < d->nfiles; i++)
+		src_file_release(d->files[i]);
 	free(d->files);
 	free(d->at);
 	memset(d, 0, sizeof *d);
+}
+
+src_file *src_file_hold(src_file *f)
+{
+	f->refs++;
+	return f;
+}
+
+void src_file_release(src_file *f)
+{
+	if (--f->refs)
+		return;
+	free(f->path);
+	free(f->text);
+	free(f->line_at);
+	free(f);
 }
 
 src_file *diag_add_text(diag_ctx *d, const char *name, const char *text,
 			size_t len, bool builtin)
 {
 	src_file *f = xcalloc(1, sizeof *f);
+	f->refs = 1;   /* the context's */
 	f->path = xstrdup(name);
 	f->text = xstrndup(text, len);
 	f->len = len;

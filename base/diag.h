@@ -26,6 +26,8 @@ typedef struct src_file {
 	size_t *line_at;       /* line_at[l - 1]: offset of line l (nlines of them),
 	                          so a diagnostic finds its line without a scan */
 	size_t nlines;
+	size_t refs;           /* holders: the diag context that read it, and
+	                          every compiled policy (src_file_hold) */
 } src_file;
 
 typedef struct {
@@ -72,6 +74,11 @@ src_file *diag_read_include(diag_ctx *d, const char *path, src_loc from);
 /* Register text held in memory (embedded rules, tests, fuzzers). */
 src_file *diag_add_text(diag_ctx *d, const char *name, const char *text,
 			size_t len, bool builtin);
+/* A file outlives the diag context that read it while another holder has
+ * it: hold returns f; the last release frees it (diag_free releases the
+ * context's). */
+src_file *src_file_hold(src_file *f);
+void src_file_release(src_file *f);
 
 void diag_add(diag_ctx *d, diag_severity sev, src_loc loc, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));

@@ -1066,17 +1066,17 @@ static ir_policy *lower_top(compiler *c, const ast_block *b, bool is_rule)
  * same hash on every machine. */
 /* SHA-256 of "LEN:TEXT" for each of the first nfiles files, hashed in place
  * (a copy of a large policy's text is a page fault per 4 KiB). */
-static void hash_sources(const diag_ctx *d, size_t nfiles, char out[65])
+static void hash_sources(src_file *const *files, size_t nfiles, char out[65])
 {
 	size_t n = 2 * nfiles;
 	const void **part = xcalloc(n + 1, sizeof *part);
 	size_t *len = xcalloc(n + 1, sizeof *len);
 	char (*pre)[24] = xcalloc(nfiles + 1, sizeof *pre);
 	for (size_t i = 0; i < nfiles; i++) {
-		len[2 * i] = (size_t)snprintf(pre[i], sizeof pre[i], "%zu:", d->files[i]->len);
+		len[2 * i] = (size_t)snprintf(pre[i], sizeof pre[i], "%zu:", files[i]->len);
 		part[2 * i] = pre[i];
-		part[2 * i + 1] = d->files[i]->text;
-		len[2 * i + 1] = d->files[i]->len;
+		part[2 * i + 1] = files[i]->text;
+		len[2 * i + 1] = files[i]->len;
 	}
 	sha256_hex_parts(part, len, n, out);
 	free(part);
@@ -1136,10 +1136,14 @@ static int finish(compiler *c, ir_program *out, bool all_rules)
 	if (out->nrules)
 		xqsort(out->rules, out->nrules, sizeof *out->rules, cmp_rule);
 	/* hashed when an output asks for it (ir_source_hash): the files read
-	 * so far are the sources, whatever this diag context reads later */
+	 * so far are the sources, whatever this diag context reads later, and
+	 * each policy holds them (the context may go first) */
 	for (size_t i = 0; i < out->npolicies; i++) {
-		out->policies[i]->sources = c->d;
-		out->policies[i]->nsources = c->d->nfiles;
+		ir_policy *p = out->policies[i];
+		p->nsources = c->d->nfiles;
+		p->sources = xcalloc(p->nsources + 1, sizeof *p->sources);
+		for (size_t k = 0; k < p->nsources; k++)
+			p->sources[k] = src_file_hold(c->d->files[k]);
 	}
 	for (size_t i = 0; i < c->nfiles; i++)
 		ast_file_free(c->files[i]);
@@ -1237,15 +1241,19 @@ void ir_free(ir_policy *p)
 		return;
 	for (int i = 0; i < IR_NDOMAIN; i++)
 		free(p->dom[i].v);
+	for (size_t i = 0; i < p->nsources; i++)
+		src_file_release(p->sources[i]);
+	free(p->sources);
 	arena_free(p->arena);
 	memset(p, 0, sizeof *p);
 }
 
-const char *ir_source_hash(const ir_policy *p)
+const char *ir_source_hash(const ir_policy *p, char out[IR_SOURCE_HASH_SIZE])
 {
-	if (!p->source_hash[0] && p->sources)
-		hash_sources(p->sources, p->nsources, ((ir_policy *)p)->source_hash);
-	return p->source_hash;
+	out[0] = 0;
+	if (p->nsources)
+		hash_sources(p->sources, p->nsources, out);
+	return out;
 }
 
 void ir_program_free(ir_program *prog)

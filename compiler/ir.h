@@ -11,8 +11,9 @@
  *        action and source location; the per-domain defaults; the mode; the
  *        architectures. And ir_decide(), the one definition of what a policy
  *        means for one event (LANGUAGE.md "Meaning").
- * Locations point into the diag_ctx the policy was compiled with: keep it
- * alive as long as the policy.
+ * Locations point into the source files (src_file) of the diag_ctx the
+ * policy was compiled with; a compiled policy holds every file read for it
+ * until ir_free, so it may outlive that diag_ctx.
  * Promises: backends and the verifier only read an ir_policy; nothing in it
  *        changes after ir_build() returns. Statement order inside a domain is
  *        source order (after `use` expansion), which breaks ties between
@@ -161,12 +162,10 @@ typedef struct ir_policy {
 	ir_stmt_list dom[IR_NDOMAIN];
 	const char **rules_used;           /* every rule brought in, sorted */
 	size_t nrules_used;
-	/* sha256 hex of all source bytes read: read it with ir_source_hash(),
-	 * which hashes on first use (only some outputs carry it: a raw seccomp
-	 * filter or a check never pays for it). The first nsources files of
-	 * sources are the bytes; the diag context outlives every emit. */
-	char source_hash[65];
-	const struct diag_ctx *sources;
+	/* every file read to compile it, in order, held (src_file_hold) until
+	 * ir_free, which frees this array (not the arena's): what
+	 * ir_source_hash hashes */
+	src_file **sources;
 	size_t nsources;
 	struct ir_arena *arena;            /* owns every string and array above */
 } ir_policy;
@@ -236,8 +235,11 @@ const char *ir_arch_name(ir_arch a);
 uint32_t ir_arch_audit(ir_arch a);     /* AUDIT_ARCH_* */
 
 void ir_free(ir_policy *p);
-/* p's source_hash ("" for a policy not compiled from sources), hashed
- * now if not yet (writes p's cache: p itself is never a constant). */
-const char *ir_source_hash(const ir_policy *p);
+/* The sha256 hex of every source byte read to compile p ("" for a policy
+ * not compiled from sources), hashed now into out, which it returns: only
+ * the outputs that carry it (headers, SPO/k8s annotations, BPF bundles) pay
+ * for it, once each; a raw seccomp filter, a check or a verify never does. */
+#define IR_SOURCE_HASH_SIZE 65
+const char *ir_source_hash(const ir_policy *p, char out[IR_SOURCE_HASH_SIZE]);
 
 #endif

@@ -254,7 +254,7 @@ static void lower_simple(const ir_policy *p, struct polc_hdr *h)
  * 100,000-statement policy's metadata is megabytes). */
 static size_t meta_bound(const ir_policy *p, const char *header)
 {
-	size_t n = 128 + (header ? strlen(header) : 0) + strlen(p->name) + strlen(ir_source_hash(p));
+	size_t n = 128 + (header ? strlen(header) : 0) + strlen(p->name) + IR_SOURCE_HASH_SIZE;
 	const char *path = NULL;
 	size_t plen = 0;
 	for (int d = 0; d < IR_NDOMAIN; d++)
@@ -276,8 +276,9 @@ static void put_meta(const ir_policy *p, const char *header, buf *m)
 	buf_printf(m, "polc-bpf-bundle %u\n", BPFB_FILE_VERSION);
 	if (header)
 		buf_puts(m, header);
+	char hash[IR_SOURCE_HASH_SIZE];
 	buf_printf(m, "policy %s\nmode %s\nsource-hash %s\n", p->name,
-		   p->mode == IR_MODE_AUDIT ? "audit" : "enforce", ir_source_hash(p));
+		   p->mode == IR_MODE_AUDIT ? "audit" : "enforce", ir_source_hash(p, hash));
 	uint32_t id = 0;
 	for (int d = 0; d < IR_NDOMAIN; d++)
 		for (size_t i = 0; i < p->dom[d].n; i++, id++) {

@@ -304,15 +304,38 @@ static void source_hash(void **state)
 	front_compiled *a = ok("policy p {\n  deny syscall bpf;\n}\n");
 	front_compiled *b = ok("policy p {\n  deny syscall bpf;\n}\n");
 	front_compiled *x = ok("policy p {\n  deny syscall bpf; \n}\n");
-	assert_int_equal(strlen(ir_source_hash(a->p)), 64);
-	assert_string_equal(ir_source_hash(a->p), ir_source_hash(b->p));
-	assert_string_not_equal(ir_source_hash(a->p), ir_source_hash(x->p));
+	char ha[IR_SOURCE_HASH_SIZE], hb[IR_SOURCE_HASH_SIZE], hx[IR_SOURCE_HASH_SIZE];
+	assert_int_equal(strlen(ir_source_hash(a->p, ha)), 64);
+	assert_string_equal(ha, ir_source_hash(b->p, hb));
+	assert_string_not_equal(ha, ir_source_hash(x->p, hx));
 	assert_string_equal(a->p->name, "p");
 	assert_int_equal(a->p->loc.line, 1);
 	assert_int_equal(a->p->loc.col, 8);
 	front_release(a);
 	front_release(b);
 	front_release(x);
+}
+
+/* A policy holds the files it was compiled from: hashed (first) after its
+ * diag context is freed and the freed memory reused, it has the hash of
+ * the same text compiled beside it, and its location still names its file.
+ * (The hash once read the freed context.) */
+static void source_hash_outlives_diag(void **state)
+{
+	(void)state;
+	static const char text[] = "policy p {\n  deny syscall bpf;\n}\n";
+	front_compiled *a = ok(text), *b = ok(text);
+	diag_free(&a->d);
+	void *reuse[64];
+	for (size_t i = 0; i < 64; i++)
+		memset(reuse[i] = malloc(8 + i * 8), 0x5a, 8 + i * 8);
+	char ha[IR_SOURCE_HASH_SIZE], hb[IR_SOURCE_HASH_SIZE];
+	assert_string_equal(ir_source_hash(a->p, ha), ir_source_hash(b->p, hb));
+	assert_string_equal(a->p->loc.file->path, "test.pol");
+	for (size_t i = 0; i < 64; i++)
+		free(reuse[i]);
+	front_release(a);
+	front_release(b);
 }
 
 /* Semantic errors: all reported, exact text, and the compile fails. */
@@ -351,6 +374,7 @@ int main(void)
 		cmocka_unit_test(use_dedup_and_order),
 		cmocka_unit_test(library_rules_and_shadowing),
 		cmocka_unit_test(source_hash),
+		cmocka_unit_test(source_hash_outlives_diag),
 		cmocka_unit_test(semantic_errors),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -217,8 +217,9 @@ static void test_seccomp_spec_is_oci(void **state)
 		assert_string_equal(text_at(&s.doc[0], "kind"), "SeccompProfile");
 		assert_string_equal(text_at(&s.doc[0], "metadata.name"), "t");
 		assert_null(text_at(&s.doc[0], "metadata.namespace"));   /* cluster-scoped */
+		char hash[IR_SOURCE_HASH_SIZE];
 		assert_string_equal(text_at(&s.doc[0], "metadata.annotations.polc/source-sha256"),
-				    ir_source_hash(spo->p));
+				    ir_source_hash(spo->p, hash));
 		if (!same(&o.doc[0], yaml_document_get_root_node(&o.doc[0]), &s.doc[0],
 			  at(&s.doc[0], "spec"), 0))
 			fail_msg("spec differs from the OCI profile for:\n%s\n--- oci:\n%s\n--- spo:\n%s",
