@@ -1,5 +1,5 @@
 # lib.sh - the arguments every server soak script (nginx, memcached,
-# mariadb, sqlite3) takes, and the command prefix that starts its server:
+# mariadb, sqlite3, python-http) takes, and the command prefix that starts its server:
 #   SCRIPT POLC record OUTDIR a|b [TRACER] [SECONDS]   recorded by polc record
 #   SCRIPT POLC run PROFILE a|b [SECONDS]              polc run --target seccomp (TARGET=T: T)
 # (AUDIT=LOG in the environment: --mode audit, what it would deny to LOG).
@@ -38,6 +38,7 @@ soak_missing() {
 	memcached) need="memcached memcslap memcstat memcping memccp memccat memcrm memcflush" ;;
 	mariadb) need="mariadbd mariadb mariadb-install-db mariadb-admin mysqlslap" ;;
 	sqlite3) need=sqlite3 ;;
+	python-http) need="/usr/bin/python3 curl" ;;
 	*) need=$1 ;;
 	esac
 	miss=""
