@@ -98,6 +98,8 @@ done
 # ptrace tracer still lets the command run and exec for its second. A
 # deadline counted from before the fork ended the run before the exec.
 if strace -o /dev/null -e trace=clone -e inject=clone:delay_exit=1ms true 2>/dev/null; then
+	# (LeakSanitizer cannot run in a traced process: off for the ASan build)
+	ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
 	strace -o /dev/null -e trace=clone,clone3 -e inject=clone,clone3:delay_exit=2s \
 		"$POLC" record --tracer ptrace --duration 1 -o "$T/slow.trace" -- sh -c 'sleep 300' ||
 		fail "ptrace: duration after a slow set-up"
