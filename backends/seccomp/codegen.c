@@ -903,6 +903,8 @@ typedef struct {
 	 * with each block's start within its segment. */
 	cg_seg tree[2], args;
 	size_t *args_start;
+	cg room;                  /* the last try's arrays, emptied and reused by
+	                             the next (their growth once, not per try) */
 } gen;
 
 static bool uncond(const sc_sysplan *s)
@@ -1021,7 +1023,8 @@ static int nr_block(cg *g, gen *x, bool i386, const sys_freq *hot, size_t nhot)
 
 static void generate(gen *x, const sys_freq *hot, size_t nhot, buf *out)
 {
-	cg g = { 0 };
+	cg g = x->room;
+	g.n = g.nlab = g.npool = 0;
 	const sc_plan *pl = x->pl;
 	bool has86 = pl->arch[IR_ARCH_X86_64].present || pl->arch[IR_ARCH_X32].present;
 	bool has32 = pl->arch[IR_ARCH_I386].present;
@@ -1101,7 +1104,7 @@ static void generate(gen *x, const sys_freq *hot, size_t nhot, buf *out)
 	}
 	free(pos);
 	free(start);
-	cg_free(&g);
+	x->room = g;
 }
 
 /* ---- the mix ---- */
@@ -1226,6 +1229,7 @@ int sc_codegen(const sc_plan *pl, const sys_freq *mix, size_t nmix, buf *out,
 	seg_free(&x->tree[1]);
 	seg_free(&x->args);
 	free(x->args_start);
+	cg_free(&x->room);
 	free(x);
 	return 0;
 }

@@ -210,8 +210,10 @@ static void src_alts(struct ir_arena *mem, src *s, const cconj *alt, size_t nalt
 static void srclist_clear(srclist *l)
 {
 	for (size_t i = 0; i < l->n; i++) {
-		sc_dnf_free(&l->v[i].pos);
-		sc_dnf_free(&l->v[i].neg);
+		if (l->v[i].pos.v)     /* libseccomp's plans only */
+			sc_dnf_free(&l->v[i].pos);
+		if (l->v[i].neg.v)
+			sc_dnf_free(&l->v[i].neg);
 	}
 	l->n = 0;
 }
@@ -953,6 +955,8 @@ int sc_plan_build_for(const ir_policy *p, bool allow_partial, bool libseccomp, d
 		out->arch[a].present = true;
 		uint32_t *nrs;
 		size_t n = candidates(&c, (ir_arch)a, &nrs);
+		/* room for every candidate at once: no copying as it grows */
+		xgrow(&out->arch[a].v, &out->arch[a].cap, n + 1, sizeof *out->arch[a].v);
 		index_by_nr(&c, (ir_arch)a);
 		for (size_t i = 0; i < n; i++)
 			if (plan_sys(&c, out, (ir_arch)a, nrs[i], &out->arch[a])) {
