@@ -53,12 +53,17 @@ src_file *diag_add_text(diag_ctx *d, const char *name, const char *text,
 	f->text = xstrndup(text, len);
 	f->len = len;
 	f->builtin = builtin;
+	/* a line starts at 0 and after each '\n' (one at len too) */
 	size_t cap = 0;
-	for (size_t i = 0; i <= len; i++)
-		if (i == 0 || f->text[i - 1] == '\n') {
+	for (const char *p = f->text, *e = f->text + len;;) {
+		if (f->nlines == cap)
 			xgrow(&f->line_at, &cap, f->nlines + 1, sizeof *f->line_at);
-			f->line_at[f->nlines++] = i;
-		}
+		f->line_at[f->nlines++] = (size_t)(p - f->text);
+		p = p < e ? memchr(p, '\n', (size_t)(e - p)) : NULL;
+		if (!p)
+			break;
+		p++;
+	}
 	xgrow(&d->files, &d->capfiles, d->nfiles + 1, sizeof *d->files);
 	d->files[d->nfiles++] = f;
 	return f;
@@ -104,6 +109,8 @@ static src_file *read_source(diag_ctx *d, const char *path, src_loc from, bool r
 		fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
 	buf b;
 	buf_init(&b);
+	if (S_ISREG(st.st_mode))   /* the room it needs at once (it may still grow) */
+		xgrow(&b.data, &b.cap, (size_t)st.st_size + 1, 1);
 	char chunk[65536];
 	ssize_t n;
 	while ((n = read(fd, chunk, sizeof chunk)) != 0) {

@@ -140,7 +140,7 @@ typedef struct {
 
 typedef struct {
 	const char **v;
-	size_t n;
+	size_t n, cap;
 } strv;
 
 typedef struct {
@@ -166,7 +166,8 @@ typedef struct {
 
 static void strv_push(strv *s, const char *x)
 {
-	s->v = xrealloc(s->v, (s->n + 1) * sizeof *s->v);
+	if (s->n == s->cap)
+		xgrow(&s->v, &s->cap, s->n + 1, sizeof *s->v);
 	s->v[s->n++] = x;
 }
 
