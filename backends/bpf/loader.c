@@ -39,10 +39,14 @@ static void seterr(char *err, size_t n, const char *fmt, ...)
 
 /* libbpf's own messages: kept (last line, and the line naming a program
  * the kernel refused) for our one-line error, shown in full (the verifier's
- * log among them) only with POLC_DEBUG set. */
+ * log among them) only with POLC_DEBUG set, read once per object opened
+ * (libbpf_debug): opening the object calls it 2,376 times. */
 static char libbpf_last[256], libbpf_prog_refused[256];
+static bool libbpf_debug;
 static int libbpf_quiet(enum libbpf_print_level lvl, const char *fmt, va_list ap)
 {
+	if (lvl == LIBBPF_DEBUG && !libbpf_debug)
+		return 0;
 	if (lvl <= LIBBPF_WARN) {
 		va_list aq;
 		va_copy(aq, ap);
@@ -52,9 +56,7 @@ static int libbpf_quiet(enum libbpf_print_level lvl, const char *fmt, va_list ap
 		if (strstr(libbpf_last, "BPF program load failed"))
 			memcpy(libbpf_prog_refused, libbpf_last, sizeof libbpf_prog_refused);
 	}
-	if (getenv("POLC_DEBUG"))
-		return vfprintf(stderr, fmt, ap);
-	return 0;
+	return libbpf_debug ? vfprintf(stderr, fmt, ap) : 0;
 }
 
 int bpfl_lsm_active(char *lsms, size_t n)
@@ -258,6 +260,7 @@ static void read_self_protection(const struct btf *btf, strset *out)
 static int open_enforcer_object(enforcer_object *eo, char *err, size_t n)
 {
 	memset(eo, 0, sizeof *eo);
+	libbpf_debug = getenv("POLC_DEBUG") != NULL;
 	libbpf_set_print(libbpf_quiet);
 	eo->skel = polc_enforcer__open();
 	if (!eo->skel) {
