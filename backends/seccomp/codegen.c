@@ -803,22 +803,28 @@ static uint32_t *tree_opt_roots(const cg_range *r, const double *pw, size_t n)
 		c[i * n1 + i + 1] = 0;
 		root[i * n1 + i + 1] = (uint32_t)i + 1;
 	}
-	for (size_t len = 2; len <= n; len++) {
+	/* length 2: the one split (no HOLES: an even length) */
+	for (size_t i = 0, j = 2; j <= n; i++, j++) {
+		c[i * n1 + j] = (c[i * n1 + i + 1] + c[(i + 1) * n1 + j]) + (pw[j] - pw[i]);
+		root[i * n1 + j] = (uint32_t)i + 1;
+	}
+	for (size_t len = 3; len <= n; len++) {
 		/* only odd lengths up to 2 * HOLES_MAX + 1 can be HOLES (holes_fit) */
 		bool may_hole = len % 2 && len / 2 <= HOLES_MAX;
 		for (size_t i = 0, j = len; j <= n; i++, j++) {
-			const double *ci = c + i * n1;
+			const double *ci = c + i * n1, *cj = c + j;   /* row i, column j */
+			/* from length 2 on every split of [i, j) lies in [i + 1, j - 1]
+			 * (the windows below stay in it), so Knuth's window needs no
+			 * clamping but when it is empty */
 			size_t lo = root[i * n1 + j - 1] & ~HOLES;
 			size_t hi = root[(i + 1) * n1 + j] & ~HOLES;
-			if (lo < i + 1)
-				lo = i + 1;
-			if (hi > j - 1 || hi < lo)
+			if (hi < lo)
 				hi = j - 1;
 			/* the first least sum wins (costs are never negative) */
-			double best = ci[lo] + c[lo * n1 + j];
+			double best = ci[lo] + cj[lo * n1];
 			size_t bk = lo;
 			for (size_t k = lo + 1; k <= hi; k++) {
-				double v = ci[k] + c[k * n1 + j];
+				double v = ci[k] + cj[k * n1];
 				if (v < best) {
 					best = v;
 					bk = k;
