@@ -48,13 +48,15 @@ static yaml_mark_t mark_at(const jr *r, const char *at)
  * (libyaml takes a tab for a blank only in a flow collection). */
 static void ws(jr *r)
 {
-	for (; r->p < r->e; r->p++) {
-		if (*r->p == '\n') {
+	const char *p = r->p;
+	for (; p < r->e; p++) {
+		if (*p == '\n') {
 			r->line++;
-			r->ls = r->p + 1;
-		} else if (*r->p != ' ' && (*r->p != '\t' || !r->depth))
-			return;
+			r->ls = p + 1;
+		} else if (*p != ' ' && (*p != '\t' || !r->depth))
+			break;
 	}
+	r->p = p;
 }
 
 static int hexval(char c)
@@ -134,10 +136,16 @@ static int add_scalar(jr *r, const char *from, size_t off, size_t n, yaml_scalar
 }
 
 /* Bytes a string holds as they are: printable ASCII but '"' and '\\'. */
-static bool as_is(unsigned char c)
-{
-	return c >= 0x20 && c < 0x7f && c != '"' && c != '\\';
-}
+static const bool as_is[256] = {   /* 0x80..0xff: 0 */
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,   /* 0x00 */
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,   /* 0x10 */
+	1, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,   /* 0x20 */
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,   /* 0x30 */
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,   /* 0x40 */
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1,   /* 0x50 */
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,   /* 0x60 */
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0,   /* 0x70 */
+};
 
 /* A string at r->p ('"'): its node id, 0 outside the subset. */
 static int string(jr *r)
@@ -146,9 +154,10 @@ static int string(jr *r)
 	size_t off = (size_t)(r->p - r->s);
 	char *w = NULL;            /* after an escape: where the value goes on */
 	for (;;) {
-		const char *run = r->p;
-		while (r->p < r->e && as_is((unsigned char)*r->p))
-			r->p++;
+		const char *run = r->p, *p = r->p;
+		while (p < r->e && as_is[(unsigned char)*p])
+			p++;
+		r->p = p;
 		if (w) {
 			memcpy(w, run, (size_t)(r->p - run));
 			w += r->p - run;

@@ -1222,7 +1222,7 @@ int sc_codegen(const sc_plan *pl, const sys_freq *mix, size_t nmix, buf *out,
 	if (info) {
 		info->len = len;
 		info->hot = bestk;
-		info->mean = sc_mix_mean(f, len, mix, nmix);
+		info->mean = cost[bestk];   /* sc_mix_mean of these very bytes */
 	}
 	free(hot);
 	for (int i = 0; i < 2; i++) {
