@@ -529,6 +529,18 @@ static void put_action(buf *out, const act *a)
 	}
 }
 
+/* v in decimal (buf_printf's "%llu" without the formatter: an import
+ * prints a few of these per entry). */
+static void put_dec(buf *out, uint64_t v)
+{
+	char d[20];
+	size_t n = sizeof d;
+	do
+		d[--n] = (char)('0' + v % 10);
+	while (v /= 10);
+	buf_put(out, d + n, sizeof d - n);
+}
+
 static void put_num(buf *out, uint64_t v)
 {
 	if (v < 4096)
@@ -598,7 +610,13 @@ static void emit_entry(const target *t, const entry *e, size_t idx, buf *out)
 {
 	char why[160];
 	const char *skip = skip_reason(t, e, why, sizeof why);
-	buf_printf(out, "\n\t# %s[%zu] (line %d): ", t->label, idx, e->line);
+	buf_puts(out, "\n\t# ");
+	buf_puts(out, t->label);
+	buf_puts(out, "[");
+	put_dec(out, idx);
+	buf_puts(out, "] (line ");
+	put_dec(out, (uint64_t)e->line);   /* a line number: never negative */
+	buf_puts(out, "): ");
 	src_comment(out, e->a.text);
 	if (e->a.kind == ACT_ERRNO)
 		buf_printf(out, " %d", e->a.err);
@@ -644,10 +662,12 @@ static bool same_act(const act *a, const act *b)
 static void warn_overlaps(reader *r, const target *t, const entry *e, size_t n)
 {
 	char why[160];
+	bool *skip = xcalloc(n + 1, sizeof *skip);   /* each entry's, once */
+	for (size_t i = 0; i < n; i++)
+		skip[i] = skip_reason(t, &e[i], why, sizeof why) != NULL;
 	for (size_t i = 0; i < n; i++)
 		for (size_t j = i + 1; j < n; j++) {
-			if (same_act(&e[i].a, &e[j].a) || (e[i].nc && e[j].nc) ||
-			    skip_reason(t, &e[i], why, sizeof why) || skip_reason(t, &e[j], why, sizeof why))
+			if (same_act(&e[i].a, &e[j].a) || (e[i].nc && e[j].nc) || skip[i] || skip[j])
 				continue;
 			for (size_t k = 0; k < e[j].names.n; k++)
 				if (strv_has(&e[i].names, e[j].names.v[k])) {
@@ -658,6 +678,7 @@ static void warn_overlaps(reader *r, const target *t, const entry *e, size_t n)
 					break;
 				}
 		}
+	free(skip);
 }
 
 static char *policy_name(const char *path, const char *given)
