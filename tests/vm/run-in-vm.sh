@@ -14,6 +14,7 @@
 # Environment: BUILD (cache in $BUILD/vm, default build/, relative to the
 #   repo root), VM_CACHE (overrides that cache dir), VM_VERBOSE=1 (build
 #   steps and boot time on stderr), VM_SMP (guest CPUs, default 2),
+#   VM_QEMU_EXTRA (extra qemu arguments, e.g. -plugin: tools/lab-tbprof),
 #   VM_APPEND (extra kernel command line), VM_KERNEL (boot this kernel
 #   image instead; for the lab's own tests).
 # Gives: CMD's stdout on stdout, its stderr on stderr (each complete, after
@@ -131,7 +132,7 @@ APPEND="console=ttyS0 quiet loglevel=3 panic=-1 no_timer_check lsm=landlock,lock
 start=$(date +%s.%N)
 # shellcheck disable=SC2086  # ACCEL and SHARES are word lists by design
 timeout -k 5 "$TIMEOUT" qemu-system-x86_64 -nographic -nic none -no-reboot \
-	$ACCEL $ICOUNT -cpu "$CPU" -smp "${VM_SMP:-2}" -m "$MEM" \
+	$ACCEL $ICOUNT ${VM_QEMU_EXTRA:-} -cpu "$CPU" -smp "${VM_SMP:-2}" -m "$MEM" \
 	-monitor none -serial "file:$CTL/console.log" \
 	-kernel "$KERNEL" -initrd "$VMDIR/initramfs.cpio" -append "$APPEND" \
 	-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
