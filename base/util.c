@@ -406,6 +406,19 @@ const char *polc_data_dir(const char *probe)
 	return has_file(dir, probe) ? dir : NULL;
 }
 
+int write_control_file(const char *path, const char *s)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	size_t len = strlen(s);
+	ssize_t w = write(fd, s, len);
+	int err = w < 0 ? errno : (size_t)w != len ? EIO : 0;
+	close(fd);
+	errno = err;
+	return err ? -1 : 0;
+}
+
 int cgroup2_mount(char *out, size_t n)
 {
 	FILE *f = fopen("/proc/self/mounts", "r");

@@ -94,4 +94,9 @@ const char *polc_data_dir(const char *probe);
  * the cgroups they confine or measure in. */
 int cgroup2_mount(char *out, size_t n);
 
+/* Write the string s whole to an existing kernel control file
+ * (cgroup.procs, cgroup.kill, ...), in one write(2): such a file takes
+ * each write as one command. 0, or -1 with errno. */
+int write_control_file(const char *path, const char *s);
+
 #endif

@@ -118,11 +118,8 @@ static size_t cg_nleft;
 static int cgroup_enter(const char *dir)
 {
 	char *procs = xasprintf("%s/cgroup.procs", dir);
-	int fd = open(procs, O_WRONLY | O_CLOEXEC);
+	int rc = write_control_file(procs, "0\n");
 	free(procs);
-	int rc = fd >= 0 && write(fd, "0\n", 2) == 2 ? 0 : -1;
-	if (fd >= 0)
-		close(fd);
 	return rc;
 }
 

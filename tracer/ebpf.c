@@ -58,16 +58,6 @@ bool ebpf_available(const char **why)
 	return false;
 }
 
-static int write_str(const char *path, const char *s)
-{
-	int fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	ssize_t n = write(fd, s, strlen(s));
-	close(fd);
-	return n == (ssize_t)strlen(s) ? 0 : -1;
-}
-
 static bool cgroup_empty(const char *cg)
 {
 	char p[700], b[64];
@@ -312,7 +302,7 @@ static void teardown(ebpf_run *r)
 		char p[700];
 		snprintf(p, sizeof p, "%s/cgroup.kill", r->cg);
 		for (int i = 0; i < 100 && rmdir(r->cg) < 0 && errno == EBUSY; i++) {
-			write_str(p, "1");
+			write_control_file(p, "1");
 			usleep(10000);
 		}
 	}
@@ -334,7 +324,7 @@ static pid_t spawn(ebpf_run *r, char *const *argv, int *syncw, char **err)
 		char c, p[700];
 		close(sp[1]);
 		snprintf(p, sizeof p, "%s/cgroup.procs", r->cg);
-		if (write_str(p, "0") < 0) {
+		if (write_control_file(p, "0") < 0) {
 			perror("polc record: joining the cgroup");
 			_exit(127);
 		}
@@ -405,7 +395,7 @@ int record_ebpf(const record_opts *o, trace *out, char **err)
 			killed = true;
 			if (!o->argv)
 				break;          /* a service we only watch: leave it */
-			write_str(killp, "1");
+			write_control_file(killp, "1");
 		}
 		uint64_t total;
 		unsigned distinct;
@@ -436,7 +426,7 @@ int record_ebpf(const record_opts *o, trace *out, char **err)
 	/* Let the last exits drain into the maps. */
 	double drain_end = (deadline ? deadline : tracer_now()) + 5;
 	while (o->argv && !cgroup_empty(r.cg) && tracer_now() < drain_end) {
-		write_str(killp, "1");
+		write_control_file(killp, "1");
 		usleep(10000);
 	}
 	uint64_t total;

@@ -6,5 +6,5 @@ D=$(cd "$(dirname "$0")" && pwd) O=${1:-/tmp/recorder-floor}
 mkdir -p "$O"
 [ -s "$O/vmlinux.h" ] || bpftool btf dump file /sys/kernel/btf/vmlinux format c >"$O/vmlinux.h"
 clang -g -O2 -target bpf -D__TARGET_ARCH_x86 -I"$O" -c "$D/floor.bpf.c" -o "$O/floor.bpf.o"
-cc -O2 -Wall -Wextra -o "$O/recorder-floor" "$D/floor.c" -lbpf
-cc -O2 -Wall -Wextra -o "$O/recorder-floor-inproc" "$D/inproc.c" -lbpf
+cc -O2 -Wall -Wextra -o "$O/recorder-floor" "$D/floor.c" "$D/../../base/util.c" -lbpf -lcrypto
+cc -O2 -Wall -Wextra -o "$O/recorder-floor-inproc" "$D/inproc.c" "$D/../../base/util.c" -lbpf -lcrypto

@@ -18,36 +18,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-static int write_str(const char *path, const char *s)
-{
-	int fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	ssize_t n = write(fd, s, strlen(s));
-	close(fd);
-	return n == (ssize_t)strlen(s) ? 0 : -1;
-}
-
-/* where cgroup v2 is mounted (/sys/fs/cgroup, or .../unified in hybrid mode) */
-static const char *cgroup2_root(void)
-{
-	static char root[256];
-	char dev[256], dir[256], type[64];
-	FILE *f = fopen("/proc/self/mounts", "r");
-	while (f && fscanf(f, "%255s %255s %63s %*[^\n]", dev, dir, type) == 3)
-		if (!strcmp(type, "cgroup2")) {
-			snprintf(root, sizeof root, "%s", dir);
-			break;
-		}
-	if (f)
-		fclose(f);
-	return root[0] ? root : "/sys/fs/cgroup";
-}
-
-static int libbpf_quiet(enum libbpf_print_level l, const char *f, va_list ap)
-{
-	return l == LIBBPF_WARN && getenv("FLOOR_DEBUG") ? vfprintf(stderr, f, ap) : 0;
-}
+#include "floor_common.h"
 
 int main(int argc, char **argv)
 {
@@ -78,7 +49,7 @@ int main(int argc, char **argv)
 	struct bpf_link *links[16];
 	int nlinks = 0, rc = 0;
 	if (!nocg && strcmp(progs, "none")) {
-		libbpf_set_print(libbpf_quiet);
+		libbpf_set_print(floor_libbpf_print);
 		obj = bpf_object__open_file(obj_path, NULL);
 		if (!obj) {
 			perror(obj_path);
@@ -127,7 +98,7 @@ int main(int argc, char **argv)
 		if (pid == 0) {
 			char p[300];
 			snprintf(p, sizeof p, "%s/cgroup.procs", cg);
-			if (!nocg && !outside && write_str(p, "0") < 0) {
+			if (!nocg && !outside && write_control_file(p, "0") < 0) {
 				perror(p);
 				_exit(127);
 			}
@@ -144,7 +115,7 @@ int main(int argc, char **argv)
 		char p[300];
 		snprintf(p, sizeof p, "%s/cgroup.kill", cg);
 		for (int k = 0; k < 100 && rmdir(cg) < 0 && errno == EBUSY; k++) {
-			write_str(p, "1");
+			write_control_file(p, "1");
 			usleep(10000);
 		}
 	}

@@ -21,25 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
-static const char *cgroup2_root(void)
-{
-	static char root[256];
-	char dev[256], dir[256], type[64];
-	FILE *f = fopen("/proc/self/mounts", "r");
-	while (f && fscanf(f, "%255s %255s %63s %*[^\n]", dev, dir, type) == 3)
-		if (!strcmp(type, "cgroup2")) {
-			snprintf(root, sizeof root, "%s", dir);
-			break;
-		}
-	if (f)
-		fclose(f);
-	return root[0] ? root : "/sys/fs/cgroup";
-}
-
-static int quiet(enum libbpf_print_level l, const char *f, va_list ap)
-{
-	return l == LIBBPF_WARN && getenv("FLOOR_DEBUG") ? vfprintf(stderr, f, ap) : 0;
-}
+#include "floor_common.h"
 
 /* a mechanism: programs (by name) of one object, attached together */
 typedef struct { const char *name; struct bpf_object *obj; const char *progs; } mech;
@@ -123,7 +105,7 @@ int main(int argc, char **argv)
 		return 2;
 	int rounds = atoi(argv[3]), outside = argc > 5 && !strcmp(argv[5], "outside");
 	long n = atol(argv[4]);
-	libbpf_set_print(quiet);
+	libbpf_set_print(floor_libbpf_print);
 	char cg[300];
 	snprintf(cg, sizeof cg, "%s/polc-floor-inproc.%d", cgroup2_root(), (int)getpid());
 	if (mkdir(cg, 0755) < 0) {
