@@ -156,11 +156,6 @@ struct pathbuf {
 	__u32 pos;        /* build_path: where the path starts (struct walk) */
 	__u32 tci;        /* walk_step: the chunk index of struct walk's tc */
 	__u32 wpos, wend; /* walk_step: the next byte to walk, the end */
-	__u32 steps;      /* dwalk_step: steps taken, as one a loop step each */
-	__u32 up_known;   /* dwalk_step: up_mnt and up_dentry hold the current
-			     mount's parent and mountpoint */
-	__u64 up_mnt, up_dentry;
-	__u64 dw[9];      /* dwalk_step: a dentry's or a mount's fields, read at once */
 	__u64 busy;       /* 1 while a run owns it (pb_claim) */
 };
 struct {
@@ -247,8 +242,13 @@ static __always_inline int policy_deciding(__u32 chans, __u32 *pid)
 	return 1;
 }
 
-/* polc_cg needs' and polc_needs' bits of the file DFA's channels */
-#define POLC_FILE_CHANS ((1u << POLC_NCHAN) - 1)
+/* Whether any policy loaded since the enforcer's install decides one of the
+ * file channels chans (polc_needs); 1 when it cannot be read. */
+static __always_inline int loaded_deciding(__u32 chans)
+{
+	__u32 z = 0, *n = bpf_map_lookup_elem(&polc_needs, &z);
+	return !n || (*n & chans);
+}
 
 /* The policy's window (polc_fast), NULL for an id past the map. */
 static __always_inline struct polc_fast *fast_of(__u32 policy)
@@ -402,15 +402,6 @@ int BPF_PROG(polc_task_alloc, struct task_struct *task, unsigned long clone_flag
 static __always_inline __u32 deny_all(void)
 {
 	return POLC_DEC(POLC_V_DENY, EPERM_, POLC_STMT_DEFAULT);
-}
-
-/* A deny statement's decision, not a default's: the exec channel of an exec
- * open counts only such (polc_file_open), and a name denied by the default
- * alone (an allow-list's "not granted") may be renamed to a granted one, as
- * a server renames its written temp file over the file it serves. */
-static __always_inline int dec_denies(__u32 dec)
-{
-	return POLC_DEC_VERDICT(dec) >= POLC_V_DENY && POLC_DEC_STMT(dec) != POLC_STMT_DEFAULT;
 }
 
 static __always_inline int finish(__u32 policy, __u32 mode, __u32 dec, __u64 info,
@@ -678,14 +669,13 @@ static __always_inline void walk_name(__u32 policy, const struct polc_dfa *d,
 	o->dir = dir;
 }
 
-/* Decide the n bytes of the task's buffer at `base` for channels ch0 and
- * ch1 (the more restrictive wins; ch1 == ch0 for one) and, with
- * exec_denies, the exec channel by its deny statements only (an exec open:
- * see polc_file_open): see walk_name. */
+/* Decide the n bytes of the task's buffer at `base` for up to three
+ * channels (the most restrictive wins): see walk_name. ch2_denies: ch2
+ * counts only where a statement denies (see polc_file_open). */
 static __always_inline __u32 decide_buf(__u32 policy, const struct polc_dfa *d,
 					struct polc_chunk *c0, struct pathbuf *pb, __u32 base,
-					__u32 n, int worst, int dir, __u32 ch0, __u32 ch1,
-					int exec_denies)
+					__u32 n, int worst, int dir, __u32 ch0, __u32 ch1, __u32 ch2,
+					int ch2_denies)
 {
 	struct named o;
 	walk_name(policy, d, c0, pb, base, n, worst, dir, &o);
@@ -695,9 +685,12 @@ static __always_inline __u32 decide_buf(__u32 policy, const struct polc_dfa *d,
 		if (polc_dec_wins(x, best))
 			best = x;
 	}
-	if (exec_denies) {
-		__u32 x = chan_result(&o.w, &o.w2, d, POLC_CH_EXEC, o.worst, o.dir);
-		if (dec_denies(x) && polc_dec_wins(x, best))
+	if (ch2 != ch0 && ch2 != ch1) {
+		__u32 x = chan_result(&o.w, &o.w2, d, ch2, o.worst, o.dir);
+		if (ch2_denies && (POLC_DEC_VERDICT(x) < POLC_V_DENY ||
+				   POLC_DEC_STMT(x) == POLC_STMT_DEFAULT))
+			x = best;
+		if (polc_dec_wins(x, best))
 			best = x;
 	}
 	return best;
@@ -732,6 +725,29 @@ static __always_inline int internal_mount(const struct vfsmount *vm)
 	unsigned long m = (unsigned long)vm - bpf_core_field_offset(struct mount, mnt);
 	unsigned long ns = (unsigned long)BPF_CORE_READ((struct mount *)m, mnt_ns);
 	return (BPF_CORE_READ(vm, mnt_flags) & MNT_INTERNAL_) || ns == MNT_NS_INTERNAL_;
+}
+
+/* A dentry's parent, name and name length. One read where d_name follows
+ * d_parent (it does in every kernel since 2.6); each read is a helper call
+ * of a path step's few. */
+static __always_inline int dentry_link(const struct dentry *de, __u64 *parent,
+				       const unsigned char **name, __u32 *len)
+{
+	__u64 r[3];   /* d_parent, d_name (struct qstr: hash_len, name) */
+	__u32 po = bpf_core_field_offset(struct dentry, d_parent);
+	if (bpf_core_field_offset(struct dentry, d_name) == po + 8 &&
+	    bpf_core_type_size(struct qstr) == 16 && bpf_core_field_offset(struct qstr, name) == 8) {
+		if (bpf_probe_read_kernel(r, sizeof r, (const char *)de + po) < 0)
+			return -1;
+		*parent = r[0];
+		*len = r[1] >> 32;   /* hash_len: hash, then len (little-endian) */
+		*name = (const unsigned char *)r[2];
+		return 0;
+	}
+	*parent = (__u64)BPF_CORE_READ(de, d_parent);
+	*len = BPF_CORE_READ(de, d_name.len);
+	*name = BPF_CORE_READ(de, d_name.name);
+	return 0;
 }
 
 #define INLINE_NAMES 6
@@ -776,39 +792,6 @@ static __always_inline __u64 put_short_name(struct pathbuf *pb, __u64 pos, __u64
 	return slash;
 }
 
-/* A dentry's parent, name and name length, and in q[0..3] the 32 bytes of
- * its short name (d_iname) when *name points there and *len < INAME_LEN
- * (*inl 1): one read where d_name follows d_parent and d_iname lies
- * within the next 48 bytes (as in 6.1), so a short name costs no second
- * helper call; each read is a helper call of a path step's few. */
-static __always_inline int dentry_link(struct pathbuf *pb, const struct dentry *de,
-				       __u64 *parent, const unsigned char **name, __u32 *len,
-				       int *inl)
-{
-	__u32 po = bpf_core_field_offset(struct dentry, d_parent);
-	__u32 io = bpf_core_field_offset(struct dentry___iname, d_iname);
-	*inl = 0;
-	if (bpf_core_field_offset(struct dentry, d_name) == po + 8 &&
-	    bpf_core_type_size(struct qstr) == 16 && bpf_core_field_offset(struct qstr, name) == 8) {
-		if (bpf_core_field_exists(struct dentry___iname, d_iname) && io >= po + 24 &&
-		    io + INAME_LEN <= po + sizeof pb->dw && !((io - po) & 7)) {
-			if (bpf_probe_read_kernel(pb->dw, sizeof pb->dw, (const char *)de + po) < 0)
-				return -1;
-			*inl = pb->dw[2] == (__u64)de + io && (__u32)(pb->dw[1] >> 32) < INAME_LEN;
-		} else if (bpf_probe_read_kernel(pb->dw, 24, (const char *)de + po) < 0) {
-			return -1;
-		}
-		*parent = pb->dw[0];
-		*len = pb->dw[1] >> 32;   /* hash_len: hash, then len (little-endian) */
-		*name = (const unsigned char *)pb->dw[2];
-		return 0;
-	}
-	*parent = (__u64)BPF_CORE_READ(de, d_parent);
-	*len = BPF_CORE_READ(de, d_name.len);
-	*name = BPF_CORE_READ(de, d_name.name);
-	return 0;
-}
-
 /* A mount's parent and mountpoint: one read where they are neighbours (as
  * in every kernel since 3.x). */
 static __always_inline int mount_link(const struct mount *m, struct mount **parent,
@@ -828,47 +811,13 @@ static __always_inline int mount_link(const struct mount *m, struct mount **pare
 	return 0;
 }
 
-/* Entering mount mp (not the namespace's root mount): its root dentry, and
- * in pb its parent and mountpoint for the crossing out of it (up_known),
- * in one read where mnt_parent, mnt_mountpoint and mnt (mnt_root first)
- * are neighbours (as in 6.1); 0 when it cannot be read. */
-static __always_inline __u64 mount_enter(struct pathbuf *pb, const struct mount *mp)
-{
-	__u32 po = bpf_core_field_offset(struct mount, mnt_parent);
-	pb->up_known = 0;
-	if (bpf_core_field_offset(struct mount, mnt_mountpoint) == po + 8 &&
-	    bpf_core_field_offset(struct mount, mnt) == po + 16 &&
-	    bpf_core_field_offset(struct vfsmount, mnt_root) == 0) {
-		if (bpf_probe_read_kernel(pb->dw, 24, (const char *)mp + po) < 0)
-			return 0;
-		pb->up_mnt = pb->dw[0];
-		pb->up_dentry = pb->dw[1];
-		pb->up_known = 1;
-		return pb->dw[2];
-	}
-	return (__u64)BPF_CORE_READ(mp, mnt.mnt_root);
-}
-
-/* At the namespace's root (the next step's first test, made at the end of
- * this one: a loop step fewer a path). pb->steps counts it as a step of
- * its own, so a path takes as many steps as when each was a loop step. */
-static __always_inline long dwalk_at_root(struct dwalk *x, struct pathbuf *pb)
-{
-	if (x->dentry != x->root_dentry || x->vfsmnt != x->root_mnt)
-		return 0;
-	pb->steps++;
-	x->done = 1;
-	return 1;
-}
-
 /* One step of d_path()'s prepend_path(): at the namespace's root, stop; at
  * a mount's root, continue from its mountpoint in the parent mount; at the
  * top of any other mount tree (detached, another namespace's) fail, unless
  * the mount is kernel-internal (named from its root, as d_path does); else
  * prepend "/name" and go to the parent. A dentry that is its own parent
  * below a mount's root is disconnected (fail), or on an internal mount a
- * pseudo file (memfd, shm: "/name"). Every step that does not stop ends
- * with the next one's root test (dwalk_at_root). */
+ * pseudo file (memfd, shm: "/name"). */
 static long dwalk_step(__u64 i, void *vctx)
 {
 	struct dwalk *x = vctx;
@@ -877,7 +826,6 @@ static long dwalk_step(__u64 i, void *vctx)
 		x->fail = 1;
 		return 1;
 	}
-	pb->steps++;
 	if (x->dentry == x->root_dentry && x->vfsmnt == x->root_mnt) {
 		x->done = 1;
 		return 1;
@@ -887,10 +835,7 @@ static long dwalk_step(__u64 i, void *vctx)
 		struct mount *m = (struct mount *)x->mnt;
 		struct mount *mp;
 		__u64 mountpoint;
-		if (pb->up_known) {
-			mp = (struct mount *)pb->up_mnt;
-			mountpoint = pb->up_dentry;
-		} else if (mount_link(m, &mp, &mountpoint) < 0) {
+		if (mount_link(m, &mp, &mountpoint) < 0) {
 			x->fail = 1;
 			return 1;
 		}
@@ -905,19 +850,16 @@ static long dwalk_step(__u64 i, void *vctx)
 		x->dentry = mountpoint;
 		x->mnt = (__u64)mp;
 		x->vfsmnt = (__u64)mp + bpf_core_field_offset(struct mount, mnt);
-		if (x->vfsmnt == x->root_mnt) {
+		if (x->vfsmnt == x->root_mnt)
 			x->mnt_root = x->root_dentry;   /* into the namespace's root mount: known */
-			pb->up_known = 0;
-		} else {
-			x->mnt_root = mount_enter(pb, mp);
-		}
-		return dwalk_at_root(x, pb);
+		else
+			x->mnt_root = (__u64)BPF_CORE_READ(mp, mnt.mnt_root);
+		return 0;
 	}
 	__u64 parent;
 	const unsigned char *name;
 	__u32 len;
-	int inl;
-	if (dentry_link(pb, (const struct dentry *)x->dentry, &parent, &name, &len, &inl) < 0) {
+	if (dentry_link((const struct dentry *)x->dentry, &parent, &name, &len) < 0) {
 		x->fail = 1;
 		return 1;
 	}
@@ -939,39 +881,20 @@ static long dwalk_step(__u64 i, void *vctx)
 		x->fail = 1;
 		return 1;
 	}
-	if (inl) {
-		/* the short name came with the read: the same bytes, no second call */
-		__u32 io = bpf_core_field_offset(struct dentry___iname, d_iname) -
-			   bpf_core_field_offset(struct dentry, d_parent);
-		__u32 k = io >> 3;   /* 4 in 6.1 (dentry_link: at most 5) */
-		if (k > 5) {
-			x->fail = 1;
-			return 1;
-		}
-		pos = put_short_name(pb, pos, len, pb->dw[k], pb->dw[k + 1], pb->dw[k + 2],
-				     pb->dw[k + 3]);
-		if (!pos) {
-			x->fail = 1;
-			return 1;
-		}
-	} else {
-		pos -= len;
-		__u32 n = len;
-		barrier_var(n);   /* keep the mask: the verifier needs the bound */
-		if (bpf_probe_read_kernel(&pb->p[pos & (POLC_PATH_MAX - 1)], n & NAME_MAX_, name) < 0) {
-			x->fail = 1;
-			return 1;
-		}
-		pos -= 1;
-		pb->p[pos & (POLC_PATH_MAX - 1)] = '/';
-	}
-	pb->pos = pos;
-	x->dentry = parent;
-	if (pseudo) {
-		x->done = 1;
+	pos -= len;
+	__u32 n = len;
+	barrier_var(n);   /* keep the mask: the verifier needs the bound */
+	if (bpf_probe_read_kernel(&pb->p[pos & (POLC_PATH_MAX - 1)], n & NAME_MAX_, name) < 0) {
+		x->fail = 1;
 		return 1;
 	}
-	return dwalk_at_root(x, pb);
+	pos -= 1;
+	pb->p[pos & (POLC_PATH_MAX - 1)] = '/';
+	pb->pos = pos;
+	x->dentry = parent;
+	if (pseudo)
+		x->done = 1;
+	return pseudo;
 }
 
 /* The first names of a path, read directly (BTF): while a name is kept in
@@ -1025,7 +948,7 @@ static __always_inline long build_path(struct pathbuf *pb, const struct dentry *
 	struct dwalk x = {
 		.vfsmnt = (__u64)vm,
 		.mnt = (__u64)vm - bpf_core_field_offset(struct mount, mnt),
-		.mnt_root = (__u64)vm->mnt_root,   /* vm: a hook's own (BTF), a plain load */
+		.mnt_root = (__u64)BPF_CORE_READ(vm, mnt_root),
 		.pb = pb,
 	};
 	struct mount *nsroot = t->nsproxy->mnt_ns->root;   /* direct (BTF) reads, no helper */
@@ -1035,15 +958,13 @@ static __always_inline long build_path(struct pathbuf *pb, const struct dentry *
 	x.root_dentry = (__u64)nsroot->mnt.mnt_root;
 	pb->p[POLC_PATH_MAX] = 0;
 	pb->pos = POLC_PATH_MAX;
-	pb->steps = 0;
-	pb->up_known = 0;
 	/* names: the first short names directly (decide_obj); rename, link and
 	 * mount, whose programs' stacks are full, leave them to dwalk_step */
 	x.dentry = names ? (__u64)inline_names(pb, de, (const struct dentry *)x.mnt_root)
 			 : (__u64)de;
 	bpf_loop(POLC_PATH_STEPS, dwalk_step, &x, 0);
 	__u32 pos = pb->pos;
-	if (x.fail || !x.done || pb->steps > POLC_PATH_STEPS || pos > POLC_PATH_MAX)
+	if (x.fail || !x.done || pos > POLC_PATH_MAX)
 		return -1;
 	if (pos == POLC_PATH_MAX) {   /* the root itself */
 		pos--;
@@ -1080,16 +1001,15 @@ static __always_inline int chan_allows_all(__u32 policy, const struct polc_dfa *
 	return POLC_DEC_VERDICT(dec) == POLC_V_ALLOW;
 }
 
-/* Decide the object `de` on mount `vm` for channels ch0 and ch1 (the more
- * restrictive wins; ch1 == ch0 for one); dir: also as "path/"; DIR_ASK: if
- * `de` is a directory (asked only when a path is decided: an
- * allowed-by-all channel, AlwaysAllow for one, reads nothing of the file);
- * exec_denies: the exec channel too, by its deny statements only (see
- * decide_buf; left out in mode audit). */
+/* Decide the object `de` on mount `vm` for up to three channels (the most
+ * restrictive wins); dir: also as "path/"; DIR_ASK: if `de` is a directory
+ * (asked only when a path is decided: an allowed-by-all channel, AlwaysAllow
+ * for one, reads nothing of the file); ch2_denies: see decide_buf (left out
+ * in mode audit). */
 #define DIR_ASK (-1)
 static __always_inline int decide_obj(__u32 policy, const struct dentry *de,
-				      const struct vfsmount *vm, __u32 ch0, __u32 ch1,
-				      __u32 domain, int dir, int exec_denies)
+				      const struct vfsmount *vm, __u32 ch0, __u32 ch1, __u32 ch2,
+				      __u32 domain, int dir, int ch2_denies)
 {
 	struct polc_chunk *c0 = chunk(policy, 0);
 	if (!c0)
@@ -1097,12 +1017,12 @@ static __always_inline int decide_obj(__u32 policy, const struct dentry *de,
 	struct polc_hdr *h = (struct polc_hdr *)c0->w;
 	struct polc_dfa d = h->file;
 	__u32 mode = h->mode;
-	if (mode)
-		exec_denies = 0;
+	if (ch2_denies && mode)
+		ch2 = ch0;
 	/* no statement of the operation can deny or audit any path: the
 	 * path walk and the DFA walk (most of a confined open's cost) go */
 	if (chan_allows_all(policy, &d, ch0) && (ch1 == ch0 || chan_allows_all(policy, &d, ch1)) &&
-	    (!exec_denies || chan_allows_all(policy, &d, POLC_CH_EXEC)))
+	    (ch2 == ch0 || ch2 == ch1 || chan_allows_all(policy, &d, ch2)))
 		return 0;
 	if (dir == DIR_ASK)
 		dir = dentry_is_dir(de);
@@ -1113,8 +1033,8 @@ static __always_inline int decide_obj(__u32 policy, const struct dentry *de,
 	int worst = pos < 0;
 	__u32 base = worst ? 0 : (__u32)pos & (POLC_PATH_MAX - 1);
 	__u32 best = decide_buf(policy, &d, c0, pb, base, worst ? 0 : POLC_PATH_MAX - base, worst,
-				dir, ch0, ch1, exec_denies);
-	__u32 chans = 1u << (ch0 & 7) | 1u << (ch1 & 7) | (exec_denies ? 1u << POLC_CH_EXEC : 0);
+				dir, ch0, ch1, ch2, ch2_denies);
+	__u32 chans = 1u << (ch0 & 7) | 1u << (ch1 & 7) | 1u << (ch2 & 7);
 	int rc = finish(policy, mode, best, POLC_EV_INFO(domain, chans, 0),
 			worst ? 0 : &pb->p[base], 1);
 	pb_release(pb);
@@ -1128,16 +1048,16 @@ static __always_inline int path_hook(const struct dentry *de, const struct vfsmo
 	__u32 policy;
 	if (!policy_deciding(1u << ch, &policy))
 		return 0;
-	return decide_obj(policy, de, vm, ch, ch, POLC_D_FILE, dir, 0);
+	return decide_obj(policy, de, vm, ch, ch, ch, POLC_D_FILE, dir, 0);
 }
 
 /* An open file, mapped or executed: exec statements name the file, so the
  * directory form is only for file channels. f is the hook's own argument
  * (or a field of one): its fields are read directly, not by helper. */
-static __always_inline int file_hook(__u32 policy, const struct file *f, __u32 ch,
-				     __u32 domain)
+static __always_inline int file_hook(__u32 policy, const struct file *f, __u32 ch0, __u32 ch1,
+				     __u32 ch2, __u32 domain)
 {
-	return decide_obj(policy, f->f_path.dentry, f->f_path.mnt, ch, ch, domain,
+	return decide_obj(policy, f->f_path.dentry, f->f_path.mnt, ch0, ch1, ch2, domain,
 			  domain == POLC_D_FILE ? DIR_ASK : 0, 0);
 }
 
@@ -1247,6 +1167,14 @@ static __always_inline void name_decs(const struct polc_dfa *d, struct named *o,
 		nd->sub = o->w2.dead ? SUB_SINK : o->w2.st;
 }
 
+/* A deny statement's decision: a name denied by the default alone (an
+ * allow-list's "not granted") may be renamed to a granted one, as a
+ * server renames its written temp file over the file it serves. */
+static __always_inline int dec_denies(__u32 dec)
+{
+	return POLC_DEC_VERDICT(dec) >= POLC_V_DENY && POLC_DEC_STMT(dec) != POLC_STMT_DEFAULT;
+}
+
 /* What refuses giving the object named `from` the name `to` (an allow if
  * nothing does): the first content channel `from` denies and `to` does
  * not; for a directory, subtrees that start in different states. *ch: the
@@ -1301,7 +1229,7 @@ int BPF_PROG(polc_path_link, struct dentry *old_dentry, const struct path *new_d
 	struct pathbuf *pb = pb_claim();
 	if (!pb)
 		return finish(policy, mode, deny_all(), POLC_D_FILE, 0, 1);
-	const struct vfsmount *vm = new_dir->mnt;   /* BTF: build_path reads it directly */
+	const struct vfsmount *vm = BPF_CORE_READ(new_dir, mnt);
 	struct named o;
 	struct name_decs from, to;
 	long at;
@@ -1339,7 +1267,7 @@ int BPF_PROG(polc_path_rename, const struct path *old_dir, struct dentry *old_de
 	struct pathbuf *pb = pb_claim();
 	if (!pb)
 		return finish(policy, mode, deny_all(), POLC_D_FILE, 0, 1);
-	const struct vfsmount *vm = old_dir->mnt;   /* BTF: build_path reads it directly */
+	const struct vfsmount *vm = BPF_CORE_READ(old_dir, mnt);
 	int odir = dentry_is_dir(old_dentry);
 	int ndir = odir || dentry_is_dir(new_dentry);
 	int exchange = (flags & RENAME_EXCHANGE_) != 0;
@@ -1379,17 +1307,8 @@ int BPF_PROG(polc_file_open, struct file *file, int ret)
 {
 	if (ret)
 		return ret;
-	__u32 fmode = file->f_mode;
-	/* every open on the machine passes here: one that cannot leave a
-	 * cgroup (no write) and that no policy loaded since the enforcer's
-	 * install decides (polc_needs; unreadable: decided) needs no cgroup
-	 * lookup. While none decides any file channel (AlwaysAllow's) that
-	 * is known before the open's channels are worked out. */
-	__u32 z = 0, *loaded = bpf_map_lookup_elem(&polc_needs, &z);
-	if (!(fmode & FMODE_WRITE) && loaded && !(*loaded & POLC_FILE_CHANS))
-		return 0;
-	__u32 flags = file->f_flags;
-	__u32 c0, c1;
+	__u32 fmode = file->f_mode, flags = file->f_flags;
+	__u32 c[3], n = 0;
 	/* an exec open: 6.1 marks it in f_flags (__FMODE_EXEC), not f_mode */
 	int exec = (fmode & FMODE_EXEC) || (flags & FMODE_EXEC);
 	if (exec) {
@@ -1399,27 +1318,27 @@ int BPF_PROG(polc_file_open, struct file *file, int ret)
 		 * opens and maps the PT_INTERP file with no exec check (no
 		 * bprm_check for it), so a program naming an exec-denied copy
 		 * of ld.so would run it. Only a statement's deny counts for
-		 * exec here (decide_obj's exec_denies): a closed exec domain's
+		 * exec here (decide_buf's ch2_denies): a closed exec domain's
 		 * default would refuse ld.so itself, which allow-lists grant
 		 * as a file (exec, mmap) and not as a program; an audit is
 		 * logged once, by bprm_check. One walk for both. */
-		c0 = c1 = POLC_CH_EXECP;
+		c[n++] = POLC_CH_EXECP;
+		c[n++] = POLC_CH_EXECP;
+		c[n++] = POLC_CH_EXEC;
 	} else {
-		/* plain assignments, no array filled by an index: clang once
-		 * built c[n++] as fp | n << 2, which the 6.1 verifier refuses
-		 * (EACCES at load) */
-		__u32 wch = (flags & O_APPEND_) ? POLC_CH_APPEND : POLC_CH_WRITE;
 		if (fmode & FMODE_READ)
-			c0 = POLC_CH_READ;
-		else if (fmode & FMODE_WRITE)
-			c0 = wch;
-		else
-			return 0;
-		c1 = (fmode & FMODE_WRITE) ? wch : c0;
+			c[n++] = POLC_CH_READ;
+		if (fmode & FMODE_WRITE)
+			c[n++] = (flags & O_APPEND_) ? POLC_CH_APPEND : POLC_CH_WRITE;
 	}
-	__u32 chans = (1u << c0) | (1u << c1) | (exec ? 1u << POLC_CH_EXEC : 0);
-	/* or every open but writes under a write-only policy */
-	if (!(fmode & FMODE_WRITE) && loaded && !(*loaded & chans))
+	if (!n)
+		return 0;
+	__u32 c0 = c[0], c1 = n > 1 ? c[1] : c0, c2 = n > 2 ? c[2] : c1;
+	__u32 chans = (1u << (c0 & 31)) | (1u << (c1 & 31)) | (1u << (c2 & 31));
+	/* every open on the machine passes here: one no loaded policy decides
+	 * (AlwaysAllow's, or every open but writes under a write-only policy)
+	 * and that cannot leave a cgroup needs no cgroup lookup */
+	if (!(fmode & FMODE_WRITE) && !loaded_deciding(chans))
 		return 0;
 	const struct polc_cg *cg = cg_of_current();
 	if (!cg)
@@ -1432,7 +1351,7 @@ int BPF_PROG(polc_file_open, struct file *file, int ret)
 	}
 	if (!(cg->needs & chans))
 		return 0;
-	return decide_obj(cg->policy, file->f_path.dentry, file->f_path.mnt, c0, c1, POLC_D_FILE,
+	return decide_obj(cg->policy, file->f_path.dentry, file->f_path.mnt, c0, c1, c2, POLC_D_FILE,
 			  DIR_ASK, exec);
 }
 
@@ -1445,7 +1364,7 @@ int BPF_PROG(polc_mmap_file, struct file *file, unsigned long reqprot, unsigned 
 		return ret;
 	if (!file || !(prot & PROT_EXEC_) || !policy_deciding(1u << POLC_CH_MMAP, &policy))
 		return 0;
-	return file_hook(policy, file, POLC_CH_MMAP, POLC_D_FILE);
+	return file_hook(policy, file, POLC_CH_MMAP, POLC_CH_MMAP, POLC_CH_MMAP, POLC_D_FILE);
 }
 
 /* mprotect adding PROT_EXEC to a file mapping is mapping it executable
@@ -1462,7 +1381,7 @@ int BPF_PROG(polc_file_mprotect, struct vm_area_struct *vma, unsigned long reqpr
 	struct file *file = vma->vm_file;
 	if (!file || !policy_deciding(1u << POLC_CH_MMAP, &policy))
 		return 0;
-	return file_hook(policy, file, POLC_CH_MMAP, POLC_D_FILE);
+	return file_hook(policy, file, POLC_CH_MMAP, POLC_CH_MMAP, POLC_CH_MMAP, POLC_D_FILE);
 }
 
 SEC("lsm.s/file_lock")
@@ -1473,7 +1392,7 @@ int BPF_PROG(polc_file_lock, struct file *file, unsigned int cmd, int ret)
 		return ret;
 	if (!policy_deciding(1u << POLC_CH_LOCK, &policy))
 		return 0;
-	return file_hook(policy, file, POLC_CH_LOCK, POLC_D_FILE);
+	return file_hook(policy, file, POLC_CH_LOCK, POLC_CH_LOCK, POLC_CH_LOCK, POLC_D_FILE);
 }
 
 SEC("lsm.s/bprm_check_security")
@@ -1487,7 +1406,7 @@ int BPF_PROG(polc_bprm_check, struct linux_binprm *bprm, int ret)
 	struct file *f = bprm->file;
 	if (!f)
 		return 0;
-	return file_hook(policy, f, POLC_CH_EXEC, POLC_D_EXEC);
+	return file_hook(policy, f, POLC_CH_EXEC, POLC_CH_EXEC, POLC_CH_EXEC, POLC_D_EXEC);
 }
 
 /* ------------------------------------------------------------- mount */
