@@ -544,7 +544,7 @@ static void put_dec(buf *out, uint64_t v)
 static void put_num(buf *out, uint64_t v)
 {
 	if (v < 4096)
-		buf_printf(out, "%llu", (unsigned long long)v);
+		put_dec(out, v);
 	else
 		buf_printf(out, "0x%llx", (unsigned long long)v);
 }
