@@ -791,55 +791,95 @@ static int tree_emit(cg *g, const cg_range *r, const double *pw, const uint32_t 
  * split's, so the programme stays O(n^2) and is never worse than the
  * alphabetic optimum (no longer proven optimal over trees with such
  * nodes). Returns the split of every [i, j) at [i * (n + 1) + j]; above
- * OPT_TREE_MAX ranges the caller uses tree(). */
+ * OPT_TREE_MAX ranges the caller uses tree().
+ *
+ * The ranges are done row by row, i from n - 1 down, j up from i + 1:
+ * [i, j) needs [i, k) (this row, done) and [k, j) (later rows, done). Only
+ * the row being done is kept by rows (row[k]: the cost of [i, k)); every
+ * cost is also kept by columns (col[j * (n + 1) + k]: the cost of [k, j)),
+ * so both terms of a split's sum are read in order. Each cost is the same
+ * sum of the same terms as in any other order, so the splits are too. */
+typedef struct {
+	const cg_range *r;
+	const double *pw;
+	size_t n1;
+	double *col, *row;
+	uint32_t *root;
+} opt_tab;
+
+/* [i, j), length 3 or more, whose best split lies in [lo, hi] (Knuth's
+ * window: lo the split of [i, j - 1), hi that of [i + 1, j)): its cost and
+ * split into the tables; returns the split. */
+static size_t opt_cell(const opt_tab *t, size_t i, size_t j, size_t lo)
+{
+	const double *row = t->row, *cj = t->col + j * t->n1;   /* costs of [i, .), [., j) */
+	/* from length 2 on every split of [i, j) lies in [i + 1, j - 1] (the
+	 * windows stay in it), so the window needs no clamping but when it is
+	 * empty */
+	size_t hi = t->root[(i + 1) * t->n1 + j] & ~HOLES;
+	if (hi < lo)
+		hi = j - 1;
+	/* the first least sum wins (costs are never negative) */
+	double best = row[lo] + cj[lo];
+	size_t bk = lo;
+	for (size_t k = lo + 1; k <= hi; k++) {
+		double v = row[k] + cj[k];
+		if (v < best) {
+			best = v;
+			bk = k;
+		}
+	}
+	double v = best + (t->pw[j] - t->pw[i]);
+	t->row[j] = v;
+	t->col[j * t->n1 + i] = v;
+	t->root[i * t->n1 + j] = (uint32_t)bk;
+	return bk;
+}
+
+/* [i, j) as a HOLES node instead, if it is one and costs less. */
+static void opt_holes(const opt_tab *t, size_t i, size_t j)
+{
+	if ((j - i) % 2 == 0 || !holes_fit(t->r, i, j))
+		return;
+	double h = holes_cost(t->pw, i, j);
+	if (h < t->row[j]) {
+		t->row[j] = h;
+		t->col[j * t->n1 + i] = h;
+		t->root[i * t->n1 + j] |= HOLES;
+	}
+}
+
 static uint32_t *tree_opt_roots(const cg_range *r, const double *pw, size_t n)
 {
 	size_t n1 = n + 1;
-	/* not zeroed (two n^2 tables): the programme reads only [i, j) with
-	 * j > i, each written before (by length), the lengths 1 here */
-	double *c = xmalloc(n1 * n1 * sizeof *c);
-	uint32_t *root = xmalloc(n1 * n1 * sizeof *root);
-	for (size_t i = 0; i < n; i++) {
-		c[i * n1 + i + 1] = 0;
-		root[i * n1 + i + 1] = (uint32_t)i + 1;
-	}
-	/* length 2: the one split (no HOLES: an even length) */
-	for (size_t i = 0, j = 2; j <= n; i++, j++) {
-		c[i * n1 + j] = (c[i * n1 + i + 1] + c[(i + 1) * n1 + j]) + (pw[j] - pw[i]);
-		root[i * n1 + j] = (uint32_t)i + 1;
-	}
-	for (size_t len = 3; len <= n; len++) {
-		/* only odd lengths up to 2 * HOLES_MAX + 1 can be HOLES (holes_fit) */
-		bool may_hole = len % 2 && len / 2 <= HOLES_MAX;
-		for (size_t i = 0, j = len; j <= n; i++, j++) {
-			const double *ci = c + i * n1, *cj = c + j;   /* row i, column j */
-			/* from length 2 on every split of [i, j) lies in [i + 1, j - 1]
-			 * (the windows below stay in it), so Knuth's window needs no
-			 * clamping but when it is empty */
-			size_t lo = root[i * n1 + j - 1] & ~HOLES;
-			size_t hi = root[(i + 1) * n1 + j] & ~HOLES;
-			if (hi < lo)
-				hi = j - 1;
-			/* the first least sum wins (costs are never negative) */
-			double best = ci[lo] + cj[lo * n1];
-			size_t bk = lo;
-			for (size_t k = lo + 1; k <= hi; k++) {
-				double v = ci[k] + cj[k * n1];
-				if (v < best) {
-					best = v;
-					bk = k;
-				}
-			}
-			c[i * n1 + j] = best + (pw[j] - pw[i]);
-			root[i * n1 + j] = (uint32_t)bk;
-			if (may_hole && holes_fit(r, i, j) && holes_cost(pw, i, j) < c[i * n1 + j]) {
-				c[i * n1 + j] = holes_cost(pw, i, j);
-				root[i * n1 + j] |= HOLES;
-			}
+	/* not zeroed: the programme reads only costs and splits it wrote */
+	opt_tab t = { r, pw, n1, xmalloc(n1 * n1 * sizeof *t.col), xmalloc(n1 * sizeof *t.row),
+		      xmalloc(n1 * n1 * sizeof *t.root) };
+	for (size_t i = n; i-- > 0;) {
+		/* length 1: a leaf */
+		t.row[i + 1] = 0;
+		t.col[(i + 1) * n1 + i] = 0;
+		t.root[i * n1 + i + 1] = (uint32_t)i + 1;
+		size_t j = i + 2;
+		if (j > n)
+			continue;
+		/* length 2: the one split (no HOLES: an even length) */
+		double v = (t.row[i + 1] + t.col[j * n1 + i + 1]) + (pw[j] - pw[i]);
+		t.row[j] = v;
+		t.col[j * n1 + i] = v;
+		t.root[i * n1 + j] = (uint32_t)i + 1;
+		/* from length 3 on; only odd lengths up to 2 * HOLES_MAX + 1 can be
+		 * HOLES (holes_fit) */
+		size_t lo = i + 1;   /* the split of [i, j - 1) */
+		for (j++; j <= n; j++) {
+			lo = opt_cell(&t, i, j, lo);
+			if (j - i <= 2 * HOLES_MAX + 1)
+				opt_holes(&t, i, j);
 		}
 	}
-	free(c);
-	return root;
+	free(t.row);
+	free(t.col);
+	return t.root;
 }
 
 /* Prefix sums of the ranges' weights: MIX_SHARE from the mix (the calls
