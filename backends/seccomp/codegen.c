@@ -191,71 +191,77 @@ static bool is_cond(const cg_insn *i)
 	return BPF_CLASS(i->code) == BPF_JMP && BPF_OP(i->code) != BPF_JA;
 }
 
-/* Final program into out. far[i]: bit 0 jt, bit 1 jf go through a ja.
- * where (may be NULL): gets where each symbolic instruction landed,
- * (*where)[g->n] the length (caller frees). */
-static void resolve(const cg *g, buf *out, size_t **where)
+/* resolve()'s arrays, kept for the next try: far[i] (bit 0 jt, bit 1 jf
+ * goes through a ja) and pos[i] (where symbolic instruction i lands,
+ * pos[n] the program's length). */
+typedef struct {
+	uint8_t *far;
+	size_t *pos;
+	size_t farcap, poscap;
+} cg_layout;
+
+/* The final program (caller frees), its length in *len; laid out in lay. */
+static struct sock_filter *resolve(const cg *g, cg_layout *lay, size_t *len)
 {
-	uint8_t *far = xcalloc(g->n + 1, 1);
-	size_t *pos = xcalloc(g->n + 1, sizeof *pos);
+	static const uint8_t jas[4] = { 0, 1, 1, 2 };   /* far[i] -> trampolines */
+	size_t n = g->n;
+	xgrow(&lay->far, &lay->farcap, n + 1, 1);
+	xgrow(&lay->pos, &lay->poscap, n + 1, sizeof *lay->pos);
+	uint8_t *far = lay->far;
+	size_t *pos = lay->pos;
+	const size_t *lab = g->lab;
+	memset(far, 0, n + 1);
 	for (bool again = true; again;) {
 		again = false;
 		size_t p = 0;
-		for (size_t i = 0; i < g->n; i++) {
+		for (size_t i = 0; i < n; i++) {
 			pos[i] = p;
-			p += 1 + (far[i] & 1) + ((far[i] >> 1) & 1);
+			p += 1 + jas[far[i]];
 		}
-		pos[g->n] = p;
-		for (size_t i = 0; i < g->n; i++) {
-			if (!is_cond(&g->v[i]))
+		pos[n] = p;
+		for (size_t i = 0; i < n; i++) {
+			const cg_insn *x = &g->v[i];
+			if (!is_cond(x))
 				continue;
 			size_t base = pos[i] + 1;
-			if (g->lab[g->v[i].jt] == SIZE_MAX || g->lab[g->v[i].jf] == SIZE_MAX)
+			if (lab[x->jt] == SIZE_MAX || lab[x->jf] == SIZE_MAX)
 				abort();   /* a jump to a label never placed */
-			if (!(far[i] & 1) && pos[g->lab[g->v[i].jt]] - base > NEXT_MAX)
+			if (!(far[i] & 1) && pos[lab[x->jt]] - base > NEXT_MAX)
 				far[i] |= 1, again = true;
-			if (!(far[i] & 2) && pos[g->lab[g->v[i].jf]] - base > NEXT_MAX)
+			if (!(far[i] & 2) && pos[lab[x->jf]] - base > NEXT_MAX)
 				far[i] |= 2, again = true;
 		}
 	}
-	/* written into one array, appended at once */
-	struct sock_filter *prog = xcalloc(pos[g->n] + 1, sizeof *prog);
-	size_t at0 = 0;
-	for (size_t i = 0; i < g->n; i++) {
+	struct sock_filter *prog = xmalloc((pos[n] + 1) * sizeof *prog), *o = prog;
+	for (size_t i = 0; i < n; i++) {
 		const cg_insn *x = &g->v[i];
-		struct sock_filter f = { x->code, 0, 0, x->k };
 		size_t base = pos[i] + 1;
+		o->code = x->code;
+		o->jt = o->jf = 0;
+		o->k = x->k;
 		if (BPF_CLASS(x->code) == BPF_JMP && BPF_OP(x->code) == BPF_JA) {
-			f.k = (uint32_t)(pos[g->lab[x->jt]] - base);
-			prog[at0++] = f;
+			o++->k = (uint32_t)(pos[lab[x->jt]] - base);
 			continue;
 		}
 		if (!is_cond(x)) {
-			prog[at0++] = f;
+			o++;
 			continue;
 		}
-		size_t t = pos[g->lab[x->jt]], e = pos[g->lab[x->jf]];
-		f.jt = (far[i] & 1) ? 0 : (uint8_t)(t - base);
-		f.jf = (far[i] & 2) ? (uint8_t)(far[i] & 1) : (uint8_t)(e - base);
-		prog[at0++] = f;
+		size_t t = pos[lab[x->jt]], e = pos[lab[x->jf]];
+		uint8_t fi = far[i];
+		o->jt = (fi & 1) ? 0 : (uint8_t)(t - base);
+		o->jf = (fi & 2) ? (uint8_t)(fi & 1) : (uint8_t)(e - base);
+		o++;
 		size_t at = base;
-		if (far[i] & 1) {
-			struct sock_filter j = { BPF_JMP | BPF_JA, 0, 0, (uint32_t)(t - (at + 1)) };
-			prog[at0++] = j;
+		if (fi & 1) {
+			*o++ = (struct sock_filter){ BPF_JMP | BPF_JA, 0, 0, (uint32_t)(t - (at + 1)) };
 			at++;
 		}
-		if (far[i] & 2) {
-			struct sock_filter j = { BPF_JMP | BPF_JA, 0, 0, (uint32_t)(e - (at + 1)) };
-			prog[at0++] = j;
-		}
+		if (fi & 2)
+			*o++ = (struct sock_filter){ BPF_JMP | BPF_JA, 0, 0, (uint32_t)(e - (at + 1)) };
 	}
-	buf_put(out, prog, at0 * sizeof *prog);
-	free(prog);
-	free(far);
-	if (where)
-		*where = pos;
-	else
-		free(pos);
+	*len = (size_t)(o - prog);
+	return prog;
 }
 
 /* ---- argument comparisons ---- */
@@ -910,24 +916,23 @@ static double *ranges_weigh(const rangelist *r, bool i386, const sys_freq *mix, 
 	return w;
 }
 
-/* What the filter does for each syscall of one ABI. */
+/* An argument block to emit. */
 typedef struct {
-	const sc_sysplan *sys[1024];
-	int leaf[1024];        /* label, or -1: the plan's default */
-} abi_leaves;
+	int label;
+	const sc_sysplan *s;
+	ir_arch a;
+} cg_pend;
 
 typedef struct {
 	const sc_plan *pl;
 	const sys_freq *mix;
 	size_t nmix;
 	size_t nhot;           /* jeq chain length per block */
-	abi_leaves abi[IR_NARCH];
-	struct {
-		int label;
-		const sc_sysplan *s;
-		ir_arch a;
-	} pend[IR_NARCH * 1024];  /* argument blocks to emit */
-	size_t npend;
+	/* What the filter does for each syscall of each present ABI: a label,
+	 * or -1 (the plan's default); not zeroed, leaves() fills it */
+	int (*leaf)[1024];
+	cg_pend *pend;            /* argument blocks to emit */
+	size_t npend, pendcap;
 	size_t *block_len;        /* [arch * 1024 + nr]: instructions */
 	size_t *block_emitted;    /* the same with trampolines */
 	uint32_t *roots[2];       /* tree_opt's splits per audit arch (x86_64, i386):
@@ -940,7 +945,7 @@ typedef struct {
 	double *pw[2];
 	bool have_ranges[2];
 	/* The leaves' labels likewise: the label count and the return pool
-	 * after leaves(), replayed by every later try (abi, pend stay). */
+	 * after leaves(), replayed by every later try (leaf, pend stay). */
 	bool have_leaves;
 	size_t leaf_nlab, leaf_npool;
 	cg_ret *leaf_pool;
@@ -951,6 +956,7 @@ typedef struct {
 	size_t *args_start;
 	cg room;                  /* the last try's arrays, emptied and reused by
 	                             the next (their growth once, not per try) */
+	cg_layout lay;            /* resolve()'s, likewise */
 } gen;
 
 static bool uncond(const sc_sysplan *s)
@@ -958,37 +964,35 @@ static bool uncond(const sc_sysplan *s)
 	return s->n == 1 && region_true(&s->v[0]) && s->v[0].dnf.n == 1;
 }
 
+/* A new label for s's argument block, emitted later. */
+static int pend_add(cg *g, gen *x, const sc_sysplan *s, ir_arch a)
+{
+	xgrow(&x->pend, &x->pendcap, x->npend + 1, sizeof *x->pend);
+	x->pend[x->npend] = (cg_pend){ label_new(g), s, a };
+	return x->pend[x->npend++].label;
+}
+
 static void leaves(cg *g, gen *x, ir_arch a)
 {
-	abi_leaves *al = &x->abi[a];
+	int *leaf = x->leaf[a];
 	const sc_archplan *ap = &x->pl->arch[a];
 	uint32_t base = a == IR_ARCH_X32 ? IR_X32_SYSCALL_BIT : 0;
-	for (size_t i = 0; i < 1024; i++) {
-		al->sys[i] = NULL;
-		al->leaf[i] = -1;
-	}
+	for (size_t i = 0; i < 1024; i++)
+		leaf[i] = -1;
 	for (size_t i = 0; i < ap->n; i++) {
 		uint32_t nr = ap->v[i].nr - base;
 		if (nr >= 1024)
 			continue;
 		const sc_sysplan *s = &ap->v[i];
-		al->sys[nr] = s;
 		uint32_t k;
-		if (s->ordered && ordered_const(s, &k)) {
-			al->leaf[nr] = ret_label(g, k);
-		} else if (s->ordered) {
-			al->leaf[nr] = label_new(g);
-			x->pend[x->npend].label = al->leaf[nr];
-			x->pend[x->npend].s = s;
-			x->pend[x->npend++].a = a;
-		} else if (uncond(s) && s->complete) {
-			al->leaf[nr] = ret_label(g, sc_action(s->v[0].act));
-		} else {
-			al->leaf[nr] = label_new(g);
-			x->pend[x->npend].label = al->leaf[nr];
-			x->pend[x->npend].s = s;
-			x->pend[x->npend++].a = a;
-		}
+		if (s->ordered && ordered_const(s, &k))
+			leaf[nr] = ret_label(g, k);
+		else if (s->ordered)
+			leaf[nr] = pend_add(g, x, s, a);
+		else if (uncond(s) && s->complete)
+			leaf[nr] = ret_label(g, sc_action(s->v[0].act));
+		else
+			leaf[nr] = pend_add(g, x, s, a);
 	}
 }
 
@@ -996,8 +1000,8 @@ static int leaf_of(cg *g, gen *x, ir_arch a, uint32_t i)
 {
 	if (!x->pl->arch[a].present)
 		return ret_label(g, sc_action(x->pl->badarch));
-	if (i < 1024 && x->abi[a].leaf[i] >= 0)
-		return x->abi[a].leaf[i];
+	if (i < 1024 && x->leaf[a][i] >= 0)
+		return x->leaf[a][i];
 	return ret_label(g, sc_action(x->pl->def));
 }
 
@@ -1067,7 +1071,9 @@ static int nr_block(cg *g, gen *x, bool i386, const sys_freq *hot, size_t nhot)
 	return l;
 }
 
-static void generate(gen *x, const sys_freq *hot, size_t nhot, buf *out)
+/* One try: the program with x->nhot hot syscalls per ABI block (caller
+ * frees), its length in *len. */
+static struct sock_filter *generate(gen *x, const sys_freq *hot, size_t nhot, size_t *len)
 {
 	cg g = x->room;
 	g.n = g.nlab = g.npool = 0;
@@ -1139,18 +1145,18 @@ static void generate(gen *x, const sys_freq *hot, size_t nhot, buf *out)
 		for (size_t i = 0; i <= x->npend; i++)
 			x->args_start[i] = start[i] - i0;
 	}
-	size_t *pos = NULL;
-	resolve(&g, out, x->block_len ? &pos : NULL);
+	struct sock_filter *prog = resolve(&g, &x->lay, len);
 	/* a block's length as emitted, its trampolines included */
+	const size_t *pos = x->lay.pos;
 	for (size_t i = 0; i < x->npend && x->block_len; i++) {
 		size_t k = (size_t)x->pend[i].a * 1024 +
 			   (x->pend[i].s->nr & ~(uint32_t)IR_X32_SYSCALL_BIT);
 		x->block_len[k] = start[i + 1] - start[i];
 		x->block_emitted[k] = pos[start[i + 1]] - pos[start[i]];
 	}
-	free(pos);
 	free(start);
 	x->room = g;
+	return prog;
 }
 
 /* ---- the mix ---- */
@@ -1220,6 +1226,7 @@ int sc_codegen(const sc_plan *pl, const sys_freq *mix, size_t nmix, buf *out,
 		mix = tmix;
 	}
 	gen *x = xcalloc(1, sizeof *x);
+	x->leaf = xmalloc(IR_NARCH * sizeof *x->leaf);
 	x->pl = pl;
 	x->mix = mix;
 	x->nmix = nmix;
@@ -1231,17 +1238,15 @@ int sc_codegen(const sc_plan *pl, const sys_freq *mix, size_t nmix, buf *out,
 	double best = 0;
 	size_t bestk = 0;
 	double cost[MAX_HOT + 1];
-	buf tries[MAX_HOT + 1];   /* each try's program: the chosen one is the output */
-	size_t ntries = 0;
+	struct sock_filter *tries[MAX_HOT + 1];   /* each try's program: the chosen one is the output */
+	size_t tlen[MAX_HOT + 1], ntries = 0;
 	if (info)     /* the argument blocks' lengths are the same in every try */
 		x->block_len = info->block_len, x->block_emitted = info->block_emitted;
 	for (size_t k = 0; k <= MAX_HOT && k <= nmix; k++) {
-		buf *b = &tries[ntries++];
-		buf_init(b);
 		x->nhot = k;
-		generate(x, hot, nmix, b);
-		cost[k] = sc_mix_mean((const struct sock_filter *)b->data,
-				      b->len / sizeof(struct sock_filter), mix, nmix);
+		tries[ntries] = generate(x, hot, nmix, &tlen[ntries]);
+		cost[k] = sc_mix_mean(tries[ntries], tlen[ntries], mix, nmix);
+		ntries++;
 		if (k == 0 || cost[k] < best) {
 			best = cost[k];
 			bestk = k;
@@ -1253,12 +1258,10 @@ int sc_codegen(const sc_plan *pl, const sys_freq *mix, size_t nmix, buf *out,
 			break;
 		}
 	x->nhot = bestk;
-	size_t start = out->len;
-	buf_put(out, tries[bestk].data, tries[bestk].len);
+	size_t len = tlen[bestk];
+	buf_put(out, tries[bestk], len * sizeof *tries[bestk]);
 	for (size_t k = 0; k < ntries; k++)
-		buf_free(&tries[k]);
-	const struct sock_filter *f = (const struct sock_filter *)(out->data + start);
-	size_t len = (out->len - start) / sizeof *f;
+		free(tries[k]);
 	if (info) {
 		info->len = len;
 		info->hot = bestk;
@@ -1271,6 +1274,10 @@ int sc_codegen(const sc_plan *pl, const sys_freq *mix, size_t nmix, buf *out,
 		free(x->pw[i]);
 	}
 	free(x->leaf_pool);
+	free(x->leaf);
+	free(x->pend);
+	free(x->lay.far);
+	free(x->lay.pos);
 	seg_free(&x->tree[0]);
 	seg_free(&x->tree[1]);
 	seg_free(&x->args);
