@@ -237,9 +237,8 @@ static void too_big(const ir_policy *p, const sc_codegen_info *ci, diag_ctx *d)
 	sc_costliest_notes(p, ci->block_len, 5, d);
 }
 
-/* Policy -> polc's own program, laid out for mix (NULL: a typical one). */
-static int build_own(const ir_policy *p, bool allow_partial, const sys_freq *mix,
-		     size_t nmix, buf *out, diag_ctx *d, sc_codegen_info *ci)
+int sc_build_bpf_mix(const ir_policy *p, bool allow_partial, const sys_freq *mix,
+		     size_t nmix, diag_ctx *d, buf *out, sc_codegen_info *ci)
 {
 	sc_plan pl;
 	if (sc_plan_build_for(p, allow_partial, false, d, &pl))
@@ -247,24 +246,28 @@ static int build_own(const ir_policy *p, bool allow_partial, const sys_freq *mix
 	buf b;
 	buf_init(&b);
 	sc_codegen(&pl, mix, nmix, &b, ci);
-	sc_plan_free(&pl);
-	if (ci->len > BPF_MAXINSNS) {
-		too_big(p, ci, d);
+	if (b.len / sizeof(struct sock_filter) > BPF_MAXINSNS) {
+		/* the argument blocks' lengths name the costliest statements:
+		 * gathered only now (the same program again), since an info is
+		 * two 24 KiB tables to clear */
+		sc_codegen_info *own = ci ? ci : xcalloc(1, sizeof *own);
+		if (!ci) {
+			buf again;
+			buf_init(&again);
+			sc_codegen(&pl, mix, nmix, &again, own);
+			buf_free(&again);
+		}
+		too_big(p, own, d);
+		if (!ci)
+			free(own);
+		sc_plan_free(&pl);
 		buf_free(&b);
 		return -1;
 	}
+	sc_plan_free(&pl);
 	buf_put(out, b.data, b.len);
 	buf_free(&b);
 	return 0;
-}
-
-int sc_build_bpf_mix(const ir_policy *p, bool allow_partial, const sys_freq *mix,
-		     size_t nmix, diag_ctx *d, buf *out, sc_codegen_info *ci)
-{
-	sc_codegen_info *own = ci ? NULL : xcalloc(1, sizeof *own);
-	int rc = build_own(p, allow_partial, mix, nmix, out, d, ci ? ci : own);
-	free(own);
-	return rc;
 }
 
 static int build(const ir_policy *p, bool allow_partial, bool pfc, buf *out, diag_ctx *d)
