@@ -39,6 +39,9 @@
 
 #define NEXT_MAX 255
 
+/* Most hot syscalls in a jeq chain. */
+#define MAX_HOT 12
+
 typedef struct {
 	uint16_t code;
 	uint32_t k;
@@ -122,9 +125,9 @@ static void cg_free(cg *g)
 
 /* A stretch of code that is the same in every hot chain length tried (a
  * search tree, the argument blocks): its instructions, the labels it made
- * ([l0, l0 + nl)) and where it bound labels, its own and older ones. A
- * replay renumbers its own labels after the try's current ones; older
- * labels (the leaves', made first in every try) keep their numbers. */
+ * ([l0, l0 + nl)) and where it bound labels, its own and older ones.
+ * Every try numbers its labels alike (nr_block reserves the longest hot
+ * chain's), so a replay makes the same labels and copies the code. */
 typedef struct {
 	cg_insn *v;
 	size_t n;
@@ -150,30 +153,20 @@ static void seg_record(const cg *g, cg_seg *s, size_t i0, int l0)
 		}
 }
 
-static int seg_label(const cg_seg *s, int l, int delta)
-{
-	return l >= s->l0 && l < s->l0 + s->nl ? l + delta : l;
-}
-
 /* Emit a recorded segment again; returns where it starts. */
 static size_t seg_replay(cg *g, const cg_seg *s)
 {
-	int delta = (int)g->nlab - s->l0;
+	if ((int)g->nlab != s->l0)
+		abort();   /* the labels would differ from the recorded ones */
+	xgrow(&g->lab, &g->labcap, g->nlab + (size_t)s->nl + 1, sizeof *g->lab);
 	for (int i = 0; i < s->nl; i++)
-		label_new(g);
+		g->lab[g->nlab++] = SIZE_MAX;
 	size_t base = g->n;
 	xgrow(&g->v, &g->cap, g->n + s->n + 1, sizeof *g->v);
-	for (size_t i = 0; i < s->n; i++) {
-		cg_insn x = s->v[i];
-		if (BPF_CLASS(x.code) == BPF_JMP) {
-			x.jt = seg_label(s, x.jt, delta);
-			if (BPF_OP(x.code) != BPF_JA)
-				x.jf = seg_label(s, x.jf, delta);
-		}
-		g->v[g->n++] = x;
-	}
+	memcpy(g->v + g->n, s->v, s->n * sizeof *s->v);
+	g->n += s->n;
 	for (size_t i = 0; i < s->nbind; i++)
-		g->lab[seg_label(s, s->bind[i].l, delta)] = base + s->bind[i].at;
+		g->lab[s->bind[i].l] = base + s->bind[i].at;
 	return base;
 }
 
@@ -1042,6 +1035,10 @@ static int nr_block(cg *g, gen *x, bool i386, const sys_freq *hot, size_t nhot)
 		label_bind(g, next);
 		k++;
 	}
+	/* the longest chain's labels, so what follows is numbered alike in
+	 * every try (seg_replay) */
+	while (g->nlab < (size_t)l + 1 + MAX_HOT)
+		label_new(g);
 	rangelist *r = &x->ranges[i386];
 	if (!x->have_ranges[i386]) {
 		ranges_of(g, x, i386, r);
@@ -1214,8 +1211,6 @@ unsigned sc_longest_path(const struct sock_filter *f, size_t len)
 	return best;
 }
 
-/* Most hot syscalls in a jeq chain. */
-#define MAX_HOT 12
 
 int sc_codegen(const sc_plan *pl, const sys_freq *mix, size_t nmix, buf *out,
 	       sc_codegen_info *info)
