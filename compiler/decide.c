@@ -223,15 +223,16 @@ bool ir_uring_performs(const char *sysname)
 	return false;
 }
 
-/* A condition on clone(2)'s or unshare(2)'s flags (arg0 for both). */
+/* A condition on clone(2)'s or unshare(2)'s flags (arg0 for both). The
+ * conditions are looked at before the name: most statements have none. */
 static bool clone_flag_stmt(const ir_stmt *s)
 {
-	if (s->domain != IR_SYSCALL || (strcmp(s->u.sys.name, "clone") && strcmp(s->u.sys.name, "unshare")))
+	if (s->domain != IR_SYSCALL)
 		return false;
-	for (size_t i = 0; i < s->u.sys.ncond; i++)
-		if (s->u.sys.conds[i].arg == 0)
-			return true;
-	return false;
+	bool arg0 = false;
+	for (size_t i = 0; i < s->u.sys.ncond && !arg0; i++)
+		arg0 = s->u.sys.conds[i].arg == 0;
+	return arg0 && (!strcmp(s->u.sys.name, "clone") || !strcmp(s->u.sys.name, "unshare"));
 }
 
 /* A deny of an operation io_uring can perform, at syscall level: a syscall
