@@ -998,16 +998,35 @@ static int leaf_of(cg *g, gen *x, ir_arch a, uint32_t i)
 	return ret_label(g, sc_action(x->pl->def));
 }
 
+/* The ranges of ABI a's numbers base + 0..1024 (1024 and above: unknown),
+ * each number's leaf as leaf_of() gives it, the returns' labels looked up
+ * once (and made, if need be, where leaf_of() would first make them). */
+static void abi_ranges(cg *g, gen *x, ir_arch a, uint32_t base, rangelist *r)
+{
+	if (!x->pl->arch[a].present) {
+		range_add(r, base, ret_label(g, sc_action(x->pl->badarch)));
+		return;
+	}
+	const int *leaf = x->leaf[a];
+	int def = -1;
+	for (uint32_t i = 0; i < 1024; i++) {
+		int l = leaf[i];
+		if (l < 0) {
+			if (def < 0)
+				def = ret_label(g, sc_action(x->pl->def));
+			l = def;
+		}
+		range_add(r, base + i, l);
+	}
+	range_add(r, base + 1024, def < 0 ? ret_label(g, sc_action(x->pl->def)) : def);
+}
+
 /* The ranges of one audit arch: x86_64 then x32, or i386. */
 static void ranges_of(cg *g, gen *x, bool i386, rangelist *r)
 {
-	ir_arch lo = i386 ? IR_ARCH_I386 : IR_ARCH_X86_64;
-	for (uint32_t i = 0; i <= 1024; i++)
-		range_add(r, i, leaf_of(g, x, lo, i));
-	if (i386)
-		return;
-	for (uint32_t i = 0; i <= 1024; i++)
-		range_add(r, IR_X32_SYSCALL_BIT + i, leaf_of(g, x, IR_ARCH_X32, i));
+	abi_ranges(g, x, i386 ? IR_ARCH_I386 : IR_ARCH_X86_64, 0, r);
+	if (!i386)
+		abi_ranges(g, x, IR_ARCH_X32, IR_X32_SYSCALL_BIT, r);
 }
 
 static int by_count_desc(const void *a, const void *b)
