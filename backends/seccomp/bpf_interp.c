@@ -30,25 +30,65 @@ static bool alu(uint16_t code, uint32_t *a, uint32_t v)
 	return true;
 }
 
+/* Jump by off past the instruction at *pc, if that stays in the program. */
+static bool jump(size_t *pc, size_t off, size_t len)
+{
+	if (*pc + 1 + off >= len)
+		return false;
+	*pc += off;
+	return true;
+}
+
+/* The jumps and returns seccomp filters are mostly made of (constant
+ * compares, ja, ret k) are decoded by their whole opcode first, everything
+ * else (those too with other bits set) by class as before; steps and
+ * loaded_args are counted in locals and stored once. */
 uint32_t bpf_interp(const struct sock_filter *prog, size_t len,
 		    const struct seccomp_data *sd, bpf_run_info *info)
 {
 	uint32_t A = 0, X = 0, M[BPF_MEMWORDS] = { 0 };
-	bpf_run_info dummy;
-	if (!info)
-		info = &dummy;
-	memset(info, 0, sizeof *info);
+	uint32_t ret = BPF_INTERP_BAD;
+	unsigned steps = 0;
+	bool loaded_args = false;
 	for (size_t pc = 0; pc < len; pc++) {
 		const struct sock_filter *f = &prog[pc];
-		uint32_t k = f->k, src = BPF_SRC(f->code) == BPF_X ? X : k;
-		info->steps++;
+		uint32_t k = f->k;
+		steps++;
+		switch (f->code) {
+		case BPF_JMP | BPF_JEQ | BPF_K:
+			if (!jump(&pc, A == k ? f->jt : f->jf, len))
+				goto out;
+			continue;
+		case BPF_JMP | BPF_JGE | BPF_K:
+			if (!jump(&pc, A >= k ? f->jt : f->jf, len))
+				goto out;
+			continue;
+		case BPF_JMP | BPF_JGT | BPF_K:
+			if (!jump(&pc, A > k ? f->jt : f->jf, len))
+				goto out;
+			continue;
+		case BPF_JMP | BPF_JSET | BPF_K:
+			if (!jump(&pc, (A & k) != 0 ? f->jt : f->jf, len))
+				goto out;
+			continue;
+		case BPF_JMP | BPF_JA:
+			if (!jump(&pc, k, len))
+				goto out;
+			continue;
+		case BPF_RET | BPF_K:
+			ret = k;
+			goto out;
+		default:
+			break;
+		}
+		uint32_t src = BPF_SRC(f->code) == BPF_X ? X : k;
 		switch (BPF_CLASS(f->code)) {
 		case BPF_LD:
 			if (BPF_MODE(f->code) == BPF_ABS && BPF_SIZE(f->code) == BPF_W) {
 				if (!load_word(sd, k, &A))
-					return BPF_INTERP_BAD;
+					goto out;
 				if (k >= offsetof(struct seccomp_data, instruction_pointer))
-					info->loaded_args = true;
+					loaded_args = true;
 			} else if (BPF_MODE(f->code) == BPF_IMM) {
 				A = k;
 			} else if (BPF_MODE(f->code) == BPF_MEM && k < BPF_MEMWORDS) {
@@ -56,7 +96,7 @@ uint32_t bpf_interp(const struct sock_filter *prog, size_t len,
 			} else if (BPF_MODE(f->code) == BPF_LEN) {
 				A = sizeof *sd;
 			} else {
-				return BPF_INTERP_BAD;
+				goto out;
 			}
 			break;
 		case BPF_LDX:
@@ -67,13 +107,13 @@ uint32_t bpf_interp(const struct sock_filter *prog, size_t len,
 			else if (BPF_MODE(f->code) == BPF_LEN)
 				X = sizeof *sd;
 			else
-				return BPF_INTERP_BAD;
+				goto out;
 			break;
-		case BPF_ST: if (k >= BPF_MEMWORDS) return BPF_INTERP_BAD; M[k] = A; break;
-		case BPF_STX: if (k >= BPF_MEMWORDS) return BPF_INTERP_BAD; M[k] = X; break;
+		case BPF_ST: if (k >= BPF_MEMWORDS) goto out; M[k] = A; break;
+		case BPF_STX: if (k >= BPF_MEMWORDS) goto out; M[k] = X; break;
 		case BPF_ALU:
 			if (!alu(f->code, &A, src))
-				return BPF_INTERP_BAD;
+				goto out;
 			break;
 		case BPF_JMP: {
 			size_t off;
@@ -86,17 +126,17 @@ uint32_t bpf_interp(const struct sock_filter *prog, size_t len,
 				case BPF_JGT: t = A > src; break;
 				case BPF_JGE: t = A >= src; break;
 				case BPF_JSET: t = (A & src) != 0; break;
-				default: return BPF_INTERP_BAD;
+				default: goto out;
 				}
 				off = t ? f->jt : f->jf;
 			}
-			if (pc + 1 + off >= len)
-				return BPF_INTERP_BAD;
-			pc += off;
+			if (!jump(&pc, off, len))
+				goto out;
 			break;
 		}
 		case BPF_RET:
-			return BPF_RVAL(f->code) == BPF_A ? A : k;
+			ret = BPF_RVAL(f->code) == BPF_A ? A : k;
+			goto out;
 		case BPF_MISC:
 			if (BPF_MISCOP(f->code) == BPF_TAX)
 				X = A;
@@ -104,10 +144,15 @@ uint32_t bpf_interp(const struct sock_filter *prog, size_t len,
 				A = X;
 			break;
 		default:
-			return BPF_INTERP_BAD;
+			goto out;
 		}
 	}
-	return BPF_INTERP_BAD;
+out:
+	if (info) {
+		info->steps = steps;
+		info->loaded_args = loaded_args;
+	}
+	return ret;
 }
 
 uint32_t bpf_interp_set(const bpf_prog_ref *v, size_t n, const struct seccomp_data *sd,
