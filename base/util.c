@@ -340,6 +340,12 @@ static size_t utf8_len(const unsigned char *s, size_t n)
 	return len;
 }
 
+/* Bytes written as they are: ASCII from the space on, but '"' and '\\'. */
+static bool json_plain(unsigned char c)
+{
+	return c >= 0x20 && c < 0x80 && c != '"' && c != '\\';
+}
+
 void buf_json_strn(buf *b, const char *s, size_t n)
 {
 	const unsigned char *u = (const unsigned char *)s;
@@ -347,7 +353,14 @@ void buf_json_strn(buf *b, const char *s, size_t n)
 	for (size_t i = 0; i < n; i++) {
 		unsigned char c = u[i];
 		size_t len;
-		if (c == '"' || c == '\\')
+		if (json_plain(c)) {
+			/* a run of plain bytes in one put (a header line is ~100) */
+			size_t j = i + 1;
+			while (j < n && json_plain(u[j]))
+				j++;
+			buf_put(b, &u[i], j - i);
+			i = j - 1;
+		} else if (c == '"' || c == '\\')
 			buf_printf(b, "\\%c", c);
 		else if (c == '\n')
 			buf_puts(b, "\\n");
@@ -355,8 +368,6 @@ void buf_json_strn(buf *b, const char *s, size_t n)
 			buf_puts(b, "\\t");
 		else if (c < 0x20)
 			buf_printf(b, "\\u%04x", c);
-		else if (c < 0x80)
-			buf_put(b, &u[i], 1);
 		else if ((len = utf8_len(&u[i], n - i)) > 0) {
 			buf_put(b, &u[i], len);
 			i += len - 1;
