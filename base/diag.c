@@ -221,13 +221,22 @@ static bool repeated(diag_ctx *d, diag_severity sev, src_loc loc, const char *ms
 
 void diag_add(diag_ctx *d, diag_severity sev, src_loc loc, const char *fmt, ...)
 {
+	/* formatted once on the stack (the usual message is short), not
+	 * measured into an empty buf and formatted again */
+	char tmp[256];
 	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
+	va_end(ap);
 	buf b;
 	buf_init(&b);
-	va_start(ap, fmt);
-	buf_vprintf(&b, fmt, ap);
-	va_end(ap);
-	if (repeated(d, sev, loc, buf_cstr(&b))) {
+	if (n < 0 || (size_t)n >= sizeof tmp) {
+		va_start(ap, fmt);
+		buf_vprintf(&b, fmt, ap);
+		va_end(ap);
+	}
+	const char *msg = b.data ? b.data : n < 0 ? "" : tmp;
+	if (repeated(d, sev, loc, msg)) {
 		buf_free(&b);
 		return;
 	}
@@ -244,7 +253,7 @@ void diag_add(diag_ctx *d, diag_severity sev, src_loc loc, const char *fmt, ...)
 	xgrow(&d->v, &d->cap, d->n + 1, sizeof *d->v);
 	d->v[d->n].sev = sev;
 	d->v[d->n].loc = loc;
-	d->v[d->n].msg = buf_cstr(&b);
+	d->v[d->n].msg = b.data ? buf_cstr(&b) : xstrdup(msg);
 	d->n++;
 	index_add(d);
 }
