@@ -278,9 +278,16 @@ void backend_header(const backend *b, const ir_policy *p, const backend_opts *o,
 			support su;
 			if (!stmt_inexact(b, p, s, &su))
 				continue;
-			buf_printf(out, "%snot enforced exactly: ", comment);
+			/* puts around put_loc's one formatting: a policy of
+			 * 100,000 statements has as many lines */
+			buf_puts(out, comment);
+			buf_puts(out, "not enforced exactly: ");
 			put_loc(out, s->loc);
-			buf_printf(out, ": %s: %s\n", support_name(su.level), su.why);
+			buf_puts(out, ": ");
+			buf_puts(out, support_name(su.level));
+			buf_puts(out, ": ");
+			buf_puts(out, su.why);
+			buf_puts(out, "\n");
 		}
 	}
 	for (int dom = 0; dom < IR_NDOMAIN; dom++) {
