@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <linux/capability.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include "../../compiler/consts.h"
@@ -386,16 +387,17 @@ static void put_range(buf *out, const char *g, const char *end)
  * of stars ends the pattern or is followed by '/' (parser_regex.c); before
  * anything else (a '.', or the "{,/}" directory suffix) they may match
  * nothing, so the directory "/sys/" would match a "/sys/" star "{,/}" rule.
- * There, a "?" in front of the stars restores polc's meaning. */
-static void put_min_one(buf *out, const char *t, size_t n)
+ * There, a "?" in front of the stars restores polc's meaning. Writes t
+ * so into out, or with out NULL only counts: returns the '?'s it adds. */
+static size_t put_min_one(buf *out, const char *t, size_t n)
 {
+	size_t added = 0;
 	for (size_t i = 0; i < n; ) {
 		char c = t[i];
+		size_t j = i + 1;
 		if (c == '\\' && i + 1 < n) {
-			buf_put(out, t + i, 2);
-			i += 2;
+			j = i + 2;
 		} else if (c == '[') {
-			size_t j = i + 1;
 			if (j < n && t[j] == '^')
 				j++;
 			if (j < n && t[j] == ']')
@@ -403,38 +405,43 @@ static void put_min_one(buf *out, const char *t, size_t n)
 			while (j < n && t[j] != ']')
 				j += (t[j] == '\\' && j + 1 < n) ? 2 : 1;
 			j = j < n ? j + 1 : j;
-			buf_put(out, t + i, j - i);
-			i = j;
 		} else if (c == '*') {
-			size_t j = i;
+			j = i;
 			while (j < n && t[j] == '*')
 				j++;
-			if (i > 0 && t[i - 1] == '/' && j < n && t[j] != '/')
-				buf_put(out, "?", 1);
-			buf_put(out, t + i, j - i);
-			i = j;
-		} else {
-			buf_put(out, &c, 1);
-			i++;
+			if (i > 0 && t[i - 1] == '/' && j < n && t[j] != '/') {
+				added++;
+				if (out)
+					buf_put(out, "?", 1);
+			}
 		}
+		if (out)
+			buf_put(out, t + i, j - i);
+		i = j;
 	}
+	return added;
 }
 
 void aa_put_glob(buf *out, const char *glob, bool dir_suffix)
 {
 	size_t n = strlen(glob);
-	buf text;
-	buf_init(&text);
-	put_range(&text, glob, glob + n);
+	buf_put(out, "\"", 1);
+	size_t at = out->len;
+	put_range(out, glob, glob + n);
 	/* A glob names a file or a directory, which AppArmor sees as "dir/";
 	 * "**" at the end already covers it, and a glob ending in '/' names the
 	 * directory form itself. */
 	if (dir_suffix && n && glob[n - 1] != '/' && !(n >= 2 && !strcmp(glob + n - 2, "**")))
-		buf_puts(&text, "{,/}");
+		buf_puts(out, "{,/}");
+	/* written in place; again through a copy only when a '?' goes in */
+	if (put_min_one(NULL, out->data + at, out->len - at)) {
+		char *text = xstrndup(out->data + at, out->len - at);
+		size_t len = out->len - at;
+		out->len = at;
+		put_min_one(out, text, len);
+		free(text);
+	}
 	buf_put(out, "\"", 1);
-	put_min_one(out, text.data ? text.data : "", text.len);
-	buf_put(out, "\"", 1);
-	buf_free(&text);
 }
 
 const char *aa_family_name(int af)
@@ -485,27 +492,32 @@ static void emit_file_stmt(const ir_policy *p, const ir_stmt *s, buf *out)
 	ir_verdict v = verdict_of(p, s);
 	bool deny = v >= IR_DENY;
 	unsigned pm = s->domain == IR_EXEC ? IR_PERM_EXEC : s->u.file.perms;
-	buf b;
-	buf_init(&b);
+	char perms[8];         /* at most "rwmlkix" */
+	size_t n = 0;
 	/* AppArmor checks a rename's source for r as well as w: polc's write
 	 * allows the rename (see classify_file) */
 	if ((pm & IR_PERM_READ) || (s->domain == IR_FILE && !deny && !dom_open(p, IR_FILE) &&
 				    (pm & IR_PERM_WRITE)))
-		buf_puts(&b, "r");
-	if (pm & IR_PERM_WRITE) buf_puts(&b, "w");          /* w includes a */
-	else if (pm & IR_PERM_APPEND) buf_puts(&b, "a");
-	if (pm & IR_PERM_MMAP) buf_puts(&b, "m");
-	if (pm & IR_PERM_LINK) buf_puts(&b, "l");
-	if (pm & IR_PERM_LOCK) buf_puts(&b, "k");
-	if ((pm & IR_PERM_EXEC) && (deny || x_allow_emitted(p, s->domain)))
-		buf_puts(&b, deny ? "x" : "ix");
-	if (b.len) {
-		buf_printf(out, "  %s", prefix(v));
+		perms[n++] = 'r';
+	if (pm & IR_PERM_WRITE) perms[n++] = 'w';          /* w includes a */
+	else if (pm & IR_PERM_APPEND) perms[n++] = 'a';
+	if (pm & IR_PERM_MMAP) perms[n++] = 'm';
+	if (pm & IR_PERM_LINK) perms[n++] = 'l';
+	if (pm & IR_PERM_LOCK) perms[n++] = 'k';
+	if ((pm & IR_PERM_EXEC) && (deny || x_allow_emitted(p, s->domain))) {
+		if (!deny)
+			perms[n++] = 'i';
+		perms[n++] = 'x';
+	}
+	if (n) {
+		buf_puts(out, "  ");
+		buf_puts(out, prefix(v));
 		aa_put_glob(out, s->u.file.glob, true);
-		buf_printf(out, " %s,", buf_cstr(&b));
+		buf_puts(out, " ");
+		buf_put(out, perms, n);
+		buf_puts(out, ",");
 		put_where(out, s);
 	}
-	buf_free(&b);
 }
 
 static void emit_files(const ir_policy *p, buf *out)
