@@ -49,21 +49,24 @@ void dfa_patset_free(dfa_patset *ps)
 	dfa_patset_init(ps);
 }
 
-/* The one byte a token takes, or -1 (a set of several bytes, or "many"). */
+/* The one byte a token takes, or -1 (a set of several bytes, or "many").
+ * One bit set: one non-zero word, and w & (w - 1) clears its only bit (no
+ * popcount: without -mpopcnt it is a call into libgcc, per token). */
 static int tok_lit(const dfa_tok *tk)
 {
 	if (tk->many)
 		return -1;
-	int one = -1, count = 0;
+	int one = -1;
 	for (unsigned i = 0; i < 32; i += 8) {
 		uint64_t w;
 		memcpy(&w, tk->set + i, 8);
-		if (w) {
-			count += __builtin_popcountll(w);
-			one = (int)(i * 8 + (unsigned)__builtin_ctzll(w));
-		}
+		if (!w)
+			continue;
+		if (one >= 0 || (w & (w - 1)))
+			return -1;
+		one = (int)(i * 8 + (unsigned)__builtin_ctzll(w));
 	}
-	return count == 1 ? one : -1;
+	return one;
 }
 
 static size_t tok_hash(const dfa_tok *t, size_t mask)
@@ -605,7 +608,11 @@ static const char *determinize(nfa *a, const uint8_t cls[256], uint32_t ncls,
 			for (size_t i = 0; i < nwild; i++)
 				nfa_step(a, wild[i], rep[c]);
 			sort_set(a->set, a->nset);
-			uint32_t to = in_put(&sets, a->set, a->nset, NULL);
+			/* a loop back to s ("**" and the like on most bytes) is
+			 * found by comparing with s's own set, in cache, not by a
+			 * probe of the table; sets are distinct, so it is s */
+			uint32_t to = a->nset == n && !memcmp(a->set, cur, n * 4) ? s :
+				      in_put(&sets, a->set, a->nset, NULL);
 			row[c] = to;
 			if (memo) {
 				memo_key[nmemo] = key;
