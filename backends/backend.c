@@ -230,10 +230,15 @@ int backend_check(const backend *b, const ir_policy *p, bool allow_partial,
 
 static void put_loc(buf *out, src_loc l)
 {
-	if (l.file)
-		buf_printf(out, "%s:%d:%d", l.file->path, l.line, l.col);
-	else
+	if (l.file) {
+		buf_puts(out, l.file->path);
+		buf_puts(out, ":");
+		buf_put_dec(out, l.line);
+		buf_puts(out, ":");
+		buf_put_dec(out, l.col);
+	} else {
 		buf_puts(out, "<no location>");
+	}
 }
 
 size_t backend_implied_list(const backend *b, const ir_policy *p, backend_implied out[2])
@@ -278,8 +283,8 @@ void backend_header(const backend *b, const ir_policy *p, const backend_opts *o,
 			support su;
 			if (!stmt_inexact(b, p, s, &su))
 				continue;
-			/* puts around put_loc's one formatting: a policy of
-			 * 100,000 statements has as many lines */
+			/* puts, no formatter: a policy of 100,000 statements
+			 * has as many lines */
 			buf_puts(out, comment);
 			buf_puts(out, "not enforced exactly: ");
 			put_loc(out, s->loc);

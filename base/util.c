@@ -166,6 +166,20 @@ void buf_puts(buf *b, const char *s)
 	buf_put(b, s, strlen(s));
 }
 
+void buf_put_dec(buf *b, long long v)
+{
+	char d[21];
+	size_t n = sizeof d;
+	/* the magnitude as unsigned: -LLONG_MIN overflows a long long */
+	unsigned long long u = v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v;
+	do
+		d[--n] = (char)('0' + u % 10);
+	while (u /= 10);
+	if (v < 0)
+		d[--n] = '-';
+	buf_put(b, d + n, sizeof d - n);
+}
+
 void buf_vprintf(buf *b, const char *fmt, va_list ap)
 {
 	/* formatted once when it fits the room left (the usual case: the

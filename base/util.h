@@ -54,6 +54,9 @@ void buf_init(buf *b);
 void buf_free(buf *b);
 void buf_put(buf *b, const void *p, size_t n);
 void buf_puts(buf *b, const char *s);
+/* v in decimal, as "%lld" writes it, without the formatter (a line per
+ * statement of a large policy: file:line:col, statement numbers). */
+void buf_put_dec(buf *b, long long v);
 void buf_printf(buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void buf_vprintf(buf *b, const char *fmt, va_list ap);
 /* s (n bytes; buf_json_str: up to its NUL) as a JSON string with its quotes:

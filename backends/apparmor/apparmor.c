@@ -471,10 +471,19 @@ static const char *prefix(ir_verdict v)
 
 static void put_where_tail(buf *out, const ir_stmt *s)
 {
-	if (s->rule)
-		buf_printf(out, " rule %s,", s->rule);
-	if (s->loc.file)
-		buf_printf(out, " %s:%d:%d", s->loc.file->path, s->loc.line, s->loc.col);
+	if (s->rule) {
+		buf_puts(out, " rule ");
+		buf_puts(out, s->rule);
+		buf_puts(out, ",");
+	}
+	if (s->loc.file) {
+		buf_puts(out, " ");
+		buf_puts(out, s->loc.file->path);
+		buf_puts(out, ":");
+		buf_put_dec(out, s->loc.line);
+		buf_puts(out, ":");
+		buf_put_dec(out, s->loc.col);
+	}
 	buf_puts(out, "\n");
 }
 

@@ -279,17 +279,31 @@ static void put_meta(const ir_policy *p, const char *header, buf *m)
 	char hash[IR_SOURCE_HASH_SIZE];
 	buf_printf(m, "policy %s\nmode %s\nsource-hash %s\n", p->name,
 		   p->mode == IR_MODE_AUDIT ? "audit" : "enforce", ir_source_hash(p, hash));
+	/* "stmt ID DOMAIN VERDICT FILE:LINE:COL RULE" (or "-" for a missing
+	 * location or rule): puts, no formatter, a line per statement */
 	uint32_t id = 0;
 	for (int d = 0; d < IR_NDOMAIN; d++)
 		for (size_t i = 0; i < p->dom[d].n; i++, id++) {
 			const ir_stmt *s = &p->dom[d].v[i];
-			if (s->loc.file)
-				buf_printf(m, "stmt %u %s %s %s:%d:%d %s\n", id, ir_domain_name(s->domain),
-					   ir_verdict_name(s->action.verdict), s->loc.file->path,
-					   s->loc.line, s->loc.col, s->rule ? s->rule : "-");
-			else
-				buf_printf(m, "stmt %u %s %s - %s\n", id, ir_domain_name(s->domain),
-					   ir_verdict_name(s->action.verdict), s->rule ? s->rule : "-");
+			buf_puts(m, "stmt ");
+			buf_put_dec(m, id);
+			buf_puts(m, " ");
+			buf_puts(m, ir_domain_name(s->domain));
+			buf_puts(m, " ");
+			buf_puts(m, ir_verdict_name(s->action.verdict));
+			buf_puts(m, " ");
+			if (s->loc.file) {
+				buf_puts(m, s->loc.file->path);
+				buf_puts(m, ":");
+				buf_put_dec(m, s->loc.line);
+				buf_puts(m, ":");
+				buf_put_dec(m, s->loc.col);
+			} else {
+				buf_puts(m, "-");
+			}
+			buf_puts(m, " ");
+			buf_puts(m, s->rule ? s->rule : "-");
+			buf_puts(m, "\n");
 		}
 }
 
