@@ -97,8 +97,8 @@ static void put_dfa(words *w, const dfa *d, struct polc_dfa *h, uint8_t *cls)
 
 /* ------------------------------------------------------------- lowering */
 
-static int lower_files(const ir_policy *p, dfa_place_fn place, void *ctx, dfa *out,
-		       diag_ctx *dg)
+static int lower_files(const ir_policy *p, dfa_place_fn place, dfa_reserve_fn reserve,
+		       void *ctx, dfa *out, diag_ctx *dg)
 {
 	dfa_patset ps;
 	dfa_patset_init(&ps);
@@ -125,7 +125,8 @@ static int lower_files(const ir_policy *p, dfa_place_fn place, void *ctx, dfa *o
 	uint32_t defs[POLC_NCHAN];
 	for (int c = 0; c < POLC_NCHAN; c++)
 		defs[c] = dflt(p, c == POLC_CH_EXEC ? IR_EXEC : IR_FILE);
-	const char *e = dfa_build_at(&ps, POLC_NCHAN, defs, POLC_MAX_STATES, place, ctx, out);
+	const char *e = dfa_build_at(&ps, POLC_NCHAN, defs, POLC_MAX_STATES, place, reserve, ctx,
+				     out);
 	dfa_patset_free(&ps);
 	if (e) {
 		diag_error(dg, p->loc, "bpf: policy %s: the file and exec %s (%u)",
@@ -316,7 +317,17 @@ typedef struct {
 	words *w;
 	blob_alloc_fn alloc;
 	void *actx;
+	bool grows;             /* alloc grows one room, keeping its contents
+	                           (the file's buffer), so it can reserve */
 } place_ctx;
+
+/* The blob's words after the file DFA's table: its accept and entries
+ * words, the mount DFA, the network rules. */
+static size_t words_after_trans(const place_ctx *c, const dfa *fd, size_t nentries)
+{
+	return (size_t)fd->nstates + nentries * fd->nchan + dfa_words(c->md) + POLC_NET_WORDS +
+	       (size_t)c->p->dom[IR_NETWORK].n * POLC_NET_WORDS;
+}
 
 /* The whole blob is allocated once the file DFA's size is known (the
  * mount DFA is built first), and the file DFA's table, the blob's first
@@ -324,13 +335,25 @@ typedef struct {
 static uint32_t *place_file(void *vctx, const dfa *fd)
 {
 	place_ctx *c = vctx;
-	size_t n = POLC_HDR_WORDS + dfa_words(fd) + dfa_words(c->md) + POLC_NET_WORDS +
-		   (size_t)c->p->dom[IR_NETWORK].n * POLC_NET_WORDS;
+	size_t n = POLC_HDR_WORDS + (size_t)fd->nstates * fd->ncls +
+		   words_after_trans(c, fd, fd->nentries);
 	c->w->v = c->alloc(c->actx, n);
 	c->w->cap = n;
 	c->w->n = 0;
 	w_append(c->w, NULL, POLC_HDR_WORDS);
 	return c->w->v + POLC_HDR_WORDS;
+}
+
+/* Room for a file DFA of up to rows states, where place_file will put it
+ * (the blob reserved, not written: untouched room costs no memory). A DFA
+ * has at most one entry per state, plus the defaults and the worst. */
+static uint32_t *reserve_file(void *vctx, const dfa *fd, size_t rows)
+{
+	place_ctx *c = vctx;
+	dfa bound = *fd;
+	bound.nstates = (uint32_t)rows;
+	size_t n = POLC_HDR_WORDS + rows * fd->ncls + words_after_trans(c, &bound, rows + 2);
+	return c->alloc(c->actx, n) + POLC_HDR_WORDS;
 }
 
 /* The mount DFA is built before the file DFA, but a file error is the one
@@ -342,14 +365,14 @@ static int lower_dfas(const ir_policy *p, place_ctx *pc, dfa *fd, dfa *md, diag_
 	int rc = 0;
 	if (lower_mounts(p, md, &mdg) < 0) {
 		rc = -1;
-		if (lower_files(p, NULL, NULL, fd, dg) == 0) {
+		if (lower_files(p, NULL, NULL, NULL, fd, dg) == 0) {
 			dfa_free(fd);
 			for (size_t i = 0; i < mdg.n; i++)
 				diag_add(dg, mdg.v[i].sev, mdg.v[i].loc, "%s", mdg.v[i].msg);
 		}
 	} else {
 		pc->md = md;
-		if (lower_files(p, place_file, pc, fd, dg) < 0) {
+		if (lower_files(p, place_file, pc->grows ? reserve_file : NULL, pc, fd, dg) < 0) {
 			dfa_free(md);
 			rc = -1;
 		}
@@ -359,8 +382,8 @@ static int lower_dfas(const ir_policy *p, place_ctx *pc, dfa *fd, dfa *md, diag_
 }
 
 /* The blob of p, header included, into words from alloc. */
-static int lower_blob(const ir_policy *p, blob_alloc_fn alloc, void *actx, words *w,
-		      diag_ctx *dg)
+static int lower_blob(const ir_policy *p, blob_alloc_fn alloc, bool grows, void *actx,
+		      words *w, diag_ctx *dg)
 {
 	uint32_t nstmts = stmt_base(p, IR_NDOMAIN);
 	if (nstmts > POLC_MAX_STMTS) {
@@ -372,7 +395,7 @@ static int lower_blob(const ir_policy *p, blob_alloc_fn alloc, void *actx, words
 		return -1;
 	}
 	dfa fd, md;
-	place_ctx pc = { .p = p, .w = w, .alloc = alloc, .actx = actx };
+	place_ctx pc = { .p = p, .w = w, .alloc = alloc, .actx = actx, .grows = grows };
 	if (lower_dfas(p, &pc, &fd, &md, dg) < 0)
 		return -1;
 	struct polc_hdr h;
@@ -412,7 +435,7 @@ int bpfb_lower(const ir_policy *p, const char *header, bpf_bundle *out,
 {
 	memset(out, 0, sizeof *out);
 	words w = { 0 };
-	if (lower_blob(p, alloc_words, NULL, &w, dg) < 0) {
+	if (lower_blob(p, alloc_words, false, NULL, &w, dg) < 0) {
 		free(w.v);
 		return -1;
 	}
@@ -541,7 +564,7 @@ int bpfb_emit_file(const ir_policy *p, const char *header, buf *out, diag_ctx *d
 	size_t at = out->len;
 	file_ctx fc = { out, meta_bound(p, header) };
 	words w = { 0 };
-	if (lower_blob(p, alloc_in_file, &fc, &w, dg) < 0)
+	if (lower_blob(p, alloc_in_file, true, &fc, &w, dg) < 0)
 		return -1;
 	words_le(w.v, w.n);
 	/* the metadata is written after the words, in the file itself */

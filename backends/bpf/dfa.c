@@ -452,7 +452,11 @@ static void byte_classes(const dfa_patset *ps, uint8_t cls[256], uint32_t *ncls)
 /* The subset construction's table, in chunks of whole rows allocated as
  * states appear (a chunk fills one 2 MiB huge page; the first grows by
  * doubling up to that): a table of tens of megabytes is never copied to
- * grow, nor its old copies faulted in. */
+ * grow, nor its old copies faulted in. Or, given room where the finished
+ * table goes (dfa_build_at's reserve), its first rows are written there
+ * (flat) and, when the minimized table is the same, left there: no second
+ * table of tens of megabytes. A state past that room spills the rows of
+ * its chunk into one of their own, and the table is chunked from then on. */
 #define RAW_CHUNK ((size_t)2 << 20)
 
 typedef struct {
@@ -460,21 +464,26 @@ typedef struct {
 	uint32_t rpc;           /* rows per chunk */
 	uint32_t **chunk;
 	size_t nchunk, cap0;    /* chunks; rows the first one has room for */
+	uint32_t *flat;         /* the reserved room, NULL once spilled or none */
+	size_t flatrows;        /* rows it holds */
+	size_t nflat;           /* chunks 0 .. nflat - 1 point into the room */
 	uint32_t empty;         /* the empty set's state, UINT32_MAX if none */
 	uint32_t *entry;        /* per state: entry id */
 } raw_dfa;
 
-static void raw_init(raw_dfa *r, uint32_t ncls)
+static void raw_init(raw_dfa *r, uint32_t ncls, uint32_t *flat, size_t flatrows)
 {
 	memset(r, 0, sizeof *r);
 	r->ncls = ncls;
 	r->rpc = (uint32_t)(RAW_CHUNK / 4 / ncls);
 	r->empty = UINT32_MAX;
+	r->flat = flatrows ? flat : NULL;
+	r->flatrows = r->flat ? flatrows : 0;
 }
 
 static void raw_free(raw_dfa *r)
 {
-	for (size_t k = 0; k < r->nchunk; k++)
+	for (size_t k = r->nflat; k < r->nchunk; k++)
 		free(r->chunk[k]);
 	free(r->chunk);
 	free(r->entry);
@@ -489,12 +498,27 @@ static uint32_t *raw_row(const raw_dfa *r, uint32_t s)
 static uint32_t *raw_add_row(raw_dfa *r, uint32_t s)
 {
 	size_t k = s / r->rpc, row = s % r->rpc;
+	if (r->flat && s >= r->flatrows) {
+		/* past the room: chunk k's rows so far go to a chunk of
+		 * their own, the rest of the table is chunked */
+		if (k < r->nchunk) {
+			uint32_t *c = xmalloc(RAW_CHUNK);
+			memcpy(c, r->chunk[k], row * r->ncls * 4);
+			r->chunk[k] = c;
+			r->nflat = k;
+		}
+		r->flat = NULL;
+		r->cap0 = r->rpc;     /* chunk 0 is whole: never regrown */
+	}
 	if (k >= r->nchunk) {
 		r->chunk = xrealloc(r->chunk, (k + 1) * sizeof *r->chunk);
-		r->chunk[k] = k ? xmalloc(RAW_CHUNK) : NULL;
+		r->chunk[k] = r->flat ? r->flat + k * r->rpc * r->ncls :
+			      k ? xmalloc(RAW_CHUNK) : NULL;
 		r->nchunk = k + 1;
+		if (r->flat)
+			r->nflat = k + 1;
 	}
-	if (!k && row >= r->cap0) {
+	if (!k && !r->flat && row >= r->cap0) {
 		size_t c = r->cap0 ? r->cap0 * 2 : 64;
 		if (c >= r->rpc)
 			c = r->rpc;
@@ -536,7 +560,6 @@ static const char *determinize(nfa *a, const uint8_t cls[256], uint32_t ncls,
 	for (int b = 255; b >= 0; b--)
 		rep[cls[b]] = (unsigned)b;
 	interner sets = { 0 };
-	raw_init(r, ncls);
 	nfa_reset(a);
 	for (uint32_t pos = 0; pos < a->npos; pos++)
 		if (pos == 0 || a->tok[pos - 1] & POS_END)   /* a pattern's first */
@@ -884,11 +907,62 @@ static uint32_t worst_entry(const raw_dfa *r, uint32_t nchan, interner *ent,
 const char *dfa_build(const dfa_patset *ps, uint32_t nchan, const uint32_t *defaults,
 		      uint32_t max_states, dfa *d)
 {
-	return dfa_build_at(ps, nchan, defaults, max_states, NULL, NULL, d);
+	return dfa_build_at(ps, nchan, defaults, max_states, NULL, NULL, NULL, d);
+}
+
+/* Rows to reserve where the table goes: the states of a set of literal
+ * paths and "**" tails (a trie) are a fraction of the positions; a policy
+ * with more states spills (raw_add_row). Never more than a blob holds. */
+static size_t flat_rows(size_t npos, uint32_t ncls, uint32_t max_states)
+{
+	size_t rows = npos / 2 + 64, most = POLC_MAX_BLOB_WORDS / ncls;
+	if (rows > most)
+		rows = most;
+	return rows > (size_t)max_states + 1 ? (size_t)max_states + 1 : rows;
+}
+
+/* The rows still in the reserved room move to chunks of their own (the
+ * minimized table is written over the room). */
+static void raw_unflatten(raw_dfa *r)
+{
+	for (size_t k = 0; k < r->nflat; k++) {
+		size_t rows = r->nstates - k * r->rpc;
+		uint32_t *c = xmalloc(RAW_CHUNK);
+		memcpy(c, r->chunk[k], (rows < r->rpc ? rows : r->rpc) * r->ncls * 4);
+		r->chunk[k] = c;
+	}
+	r->nflat = 0;
+	r->flat = NULL;
+}
+
+/* The blocks in BFS order from the start (order: a state of each; id: each
+ * block's number): the minimized DFA's canonical numbering. Returns
+ * whether it is the raw numbering itself (nothing merged, nothing moved). */
+static bool bfs_order(const raw_dfa *r, const uint32_t *part, uint32_t np, uint32_t *id,
+		      uint32_t *order)
+{
+	memset(id, 0xff, np * sizeof *id);
+	uint32_t n = 0;
+	id[part[0]] = n;
+	order[n++] = 0;
+	bool same = np == r->nstates;
+	for (uint32_t i = 0; i < n; i++) {
+		const uint32_t *row = raw_row(r, order[i]);
+		for (uint32_t c = 0; c < r->ncls; c++) {
+			uint32_t t = row[c], pt = part[t];
+			if (id[pt] == UINT32_MAX) {
+				same = same && t == n;
+				id[pt] = n;
+				order[n++] = t;
+			}
+		}
+	}
+	return same;
 }
 
 const char *dfa_build_at(const dfa_patset *ps, uint32_t nchan, const uint32_t *defaults,
-			 uint32_t max_states, dfa_place_fn place, void *ctx, dfa *d)
+			 uint32_t max_states, dfa_place_fn place, dfa_reserve_fn reserve,
+			 void *ctx, dfa *d)
 {
 	memset(d, 0, sizeof *d);
 	if (nchan == 0 || nchan > 32)
@@ -897,9 +971,12 @@ const char *dfa_build_at(const dfa_patset *ps, uint32_t nchan, const uint32_t *d
 	a.in = xcalloc(a.npos / 64 + 1, sizeof *a.in);
 
 	byte_classes(ps, d->cls, &d->ncls);
+	d->nchan = nchan;
+	size_t flatrows = place && reserve ? flat_rows(a.npos, d->ncls, max_states) : 0;
+	raw_dfa r;
+	raw_init(&r, d->ncls, flatrows ? reserve(ctx, d, flatrows) : NULL, flatrows);
 	interner ent = { 0 };
 	in_put(&ent, defaults, nchan, NULL);       /* entry 0: all defaults */
-	raw_dfa r;
 	const char *err = determinize(&a, d->cls, d->ncls, nchan, defaults,
 				      max_states, &ent, &r);
 	free(a.in);
@@ -914,30 +991,35 @@ const char *dfa_build_at(const dfa_patset *ps, uint32_t nchan, const uint32_t *d
 	uint32_t *part = minimize(&r, &np, &live);
 	d->worst = worst_entry(&r, nchan, &ent, defaults);
 	d->nstates = np;       /* every state is reachable: the BFS meets every block */
-	d->nchan = nchan;
 	d->nentries = (uint32_t)ent.n;
 	d->start = 0;
 	d->placed = place != NULL;
-	d->trans = place ? place(ctx, d) : xmalloc((size_t)np * d->ncls * sizeof *d->trans);
-	d->accept = xmalloc(np * sizeof *d->accept);
 	/* Number the classes in BFS order from the start: a canonical DFA. */
 	uint32_t *id = xmalloc(np * sizeof *id);
-	memset(id, 0xff, np * sizeof *id);
-	uint32_t *order = xmalloc(np * sizeof *order), n = 0;
-	id[part[0]] = n;
-	order[n++] = 0;
-	for (uint32_t i = 0; i < n; i++) {
+	uint32_t *order = xmalloc(np * sizeof *order);
+	/* rows in the room but not finished there (renumbered, or spilled
+	 * past it) move out first: the table is written over the room */
+	bool in_place = bfs_order(&r, part, np, id, order) && r.flat;
+	if (r.nflat && !in_place)
+		raw_unflatten(&r);
+	d->trans = place ? place(ctx, d) : xmalloc((size_t)np * d->ncls * sizeof *d->trans);
+	if (in_place && d->trans != r.flat) {
+		/* the room moved (its owner grew it): the rows moved with it */
+		for (size_t k = 0; k < r.nflat; k++)
+			r.chunk[k] = d->trans + k * r.rpc * r.ncls;
+		r.flat = d->trans;
+	}
+	d->accept = xmalloc(np * sizeof *d->accept);
+	/* In place (the raw table is the room and the numbering is the
+	 * same), row i is read and written where it is. */
+	for (uint32_t i = 0; i < np; i++) {
 		uint32_t s = order[i];
 		const uint32_t *row = raw_row(&r, s);
 		uint32_t *to = d->trans + (size_t)i * d->ncls;
 		d->accept[i] = r.entry[s] | (live[s] ? 0 : POLC_ACC_DEAD);
 		for (uint32_t c = 0; c < d->ncls; c++) {
-			uint32_t t = row[c], pt = part[t];
-			if (id[pt] == UINT32_MAX) {
-				id[pt] = n;
-				order[n++] = t;
-			}
-			to[c] = id[pt] | (live[t] ? 0 : POLC_TRANS_DEAD);
+			uint32_t t = row[c];
+			to[c] = id[part[t]] | (live[t] ? 0 : POLC_TRANS_DEAD);
 		}
 	}
 	free(id);

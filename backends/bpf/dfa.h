@@ -91,8 +91,16 @@ const char *dfa_build(const dfa_patset *ps, uint32_t nchan, const uint32_t *defa
  * returns room for nstates * ncls words, e.g. inside the bundle's blob (no
  * copy of a table of tens of megabytes). dfa_free leaves that room alone. */
 typedef uint32_t *(*dfa_place_fn)(void *ctx, const dfa *d);
+/* reserve (may be NULL; used only with place): called first, with d's
+ * ncls and nchan set, it returns room for rows * ncls words where place
+ * will put the table (place then returns that room, or the room moved
+ * with its contents), or NULL. The subset construction writes its table
+ * there, and when minimizing merges nothing and renumbers nothing, the
+ * table is finished where it is (no copy of tens of megabytes). */
+typedef uint32_t *(*dfa_reserve_fn)(void *ctx, const dfa *d, size_t rows);
 const char *dfa_build_at(const dfa_patset *ps, uint32_t nchan, const uint32_t *defaults,
-			 uint32_t max_states, dfa_place_fn place, void *ctx, dfa *out);
+			 uint32_t max_states, dfa_place_fn place, dfa_reserve_fn reserve,
+			 void *ctx, dfa *out);
 void dfa_free(dfa *d);
 
 /* Walk s (len bytes) and return its accept entry index (userspace mirror of

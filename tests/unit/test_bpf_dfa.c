@@ -259,6 +259,94 @@ static void test_state_limit(void **state)
 	dfa_patset_free(&ps);
 }
 
+/* dfa_build_at with room reserved where the table goes (as a bundle file
+ * does) builds the same DFA as dfa_build: a trie with "**" tails (nothing
+ * to merge: finished in the room), globs whose tails merge (renumbered,
+ * out of the room), and a subset blow-up past the room (spilled). The
+ * room is always moved by place, as a growing buffer may move it. */
+typedef struct {
+	uint32_t *v;
+	size_t cap;
+	size_t reserved;       /* rows asked for */
+} room;
+
+static uint32_t *room_reserve(void *ctx, const dfa *d, size_t rows)
+{
+	room *r = ctx;
+	r->reserved = rows;
+	r->cap = rows * d->ncls;
+	r->v = realloc(r->v, r->cap * 4);
+	assert_non_null(r->v);
+	return r->v;
+}
+
+static uint32_t *room_place(void *ctx, const dfa *d)
+{
+	room *r = ctx;
+	size_t need = (size_t)d->nstates * d->ncls, cap = need > r->cap ? need : r->cap;
+	uint32_t *v = malloc(cap * 4);
+	assert_non_null(v);
+	if (r->v)
+		memcpy(v, r->v, r->cap * 4);
+	free(r->v);
+	r->v = v;
+	r->cap = cap;
+	return v;
+}
+
+static void same_dfa(const dfa_patset *ps, size_t *spilled)
+{
+	uint32_t def = POLC_DEC(POLC_V_ALLOW, 0, POLC_STMT_DEFAULT);
+	dfa a, b;
+	room r = { 0 };
+	assert_null(dfa_build(ps, 1, &def, 100000, &a));
+	assert_null(dfa_build_at(ps, 1, &def, 100000, room_place, room_reserve, &r, &b));
+	assert_true(r.reserved > 0);
+	*spilled += a.nstates > r.reserved;
+	assert_int_equal(a.nstates, b.nstates);
+	assert_int_equal(a.ncls, b.ncls);
+	assert_int_equal(a.nentries, b.nentries);
+	assert_int_equal(a.start, b.start);
+	assert_int_equal(a.worst, b.worst);
+	assert_memory_equal(a.cls, b.cls, 256);
+	assert_ptr_equal(b.trans, r.v);
+	assert_memory_equal(a.trans, b.trans, (size_t)a.nstates * a.ncls * 4);
+	assert_memory_equal(a.accept, b.accept, (size_t)a.nstates * 4);
+	assert_memory_equal(a.entries, b.entries, (size_t)a.nentries * 4);
+	dfa_free(&a);
+	dfa_free(&b);
+	free(r.v);
+}
+
+static void test_in_room(void **state)
+{
+	(void)state;
+	size_t spilled = 0;
+	char g[128];
+	for (int kind = 0; kind < 4; kind++) {
+		dfa_patset ps;
+		dfa_patset_init(&ps);
+		for (int i = 0; i < (kind == 3 ? 1 : 600); i++) {
+			switch (kind) {
+			case 0: snprintf(g, sizeof g, i % 8 ? "/srv/gen/d%d/**" : "/opt/gen/bin%d", i); break;
+			case 1: snprintf(g, sizeof g, i % 2 ? "/%c/x" : "/%c%c", 'a' + i % 26, 'a' + i % 26); break;
+			case 2: snprintf(g, sizeof g, "%s", globs_a[i % (sizeof globs_a / sizeof *globs_a)]); break;
+			default: snprintf(g, sizeof g, "/*a????????????"); break;
+			}
+			/* kind 1: "/c/x" one decision (their tails merge), "/cc"
+			 * each its own, so a state after a merged one is
+			 * renumbered; kind 2: one decision for all */
+			uint32_t one = POLC_DEC(POLC_V_DENY, 1, 7);
+			uint32_t dec = (kind == 1 && i % 2) || kind == 2 ? one :
+				       POLC_DEC(i % 3, i % 3 == 2, i);
+			assert_null(dfa_add_glob(&ps, NULL, 0, g, 1, dec));
+		}
+		same_dfa(&ps, &spilled);
+		dfa_patset_free(&ps);
+	}
+	assert_int_equal(spilled, 1);   /* the blow-up, past its room */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -267,6 +355,7 @@ int main(void)
 		cmocka_unit_test(test_fail_closed),
 		cmocka_unit_test(test_many),
 		cmocka_unit_test(test_state_limit),
+		cmocka_unit_test(test_in_room),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
