@@ -8,8 +8,14 @@
 # built across mounts); a directory-only glob ("dir/*/") denies mkdir but
 # not a file of the same name; a path longer than POLC_PATH_MAX is decided
 # fail closed; the file's exec permission holds on execve (6.1 marks an
-# exec open in f_flags only); and a process outside the enforced cgroup is
-# unaffected.
+# exec open in f_flags only); a directory opened for read (open
+# O_DIRECTORY, listed) is decided in both its forms, "path" and "path/"
+# (file_open asks the dentry): under a closed file domain a directory
+# granted only by "dir/" and "dir/**/" rules opens and lists, nested ones
+# too, and its ungranted sibling and a file inside it are refused, and under
+# an open one a directory a "dir/*/" rule denies read is refused (558451b's
+# enforcer refused the granted ones: t_verify_lsm's 23 mismatches); and a
+# process outside the enforced cgroup is unaffected.
 SRC=${SRC:-$(cd "$(dirname "$0")/../.." && pwd)}
 POLC=${POLC:-$SRC/${BUILD:-build}/polc}
 if [ "${1:-}" != --inside ]; then
@@ -35,6 +41,7 @@ setup() {
 	rm -rf $T/lab; mkdir -p $T/lab/ro/m $T/lab/rw/m $T/lab/dirs
 	mount -t tmpfs polc-paths $T/lab/ro/m
 	mkdir -p $T/lab/noexec; cp /usr/bin/true $T/lab/noexec/true; cp /usr/bin/true $T/lab/true
+	mkdir -p $T/lab/nolist/sub; echo x >$T/lab/nolist/file
 	for d in ro rw ro/m rw/m; do
 		for f in unlink ren ren-out tr ch own src; do echo x >$T/lab/$d/$f; done
 		mkdir $T/lab/$d/rmd
@@ -69,6 +76,9 @@ print("rename-in", res(lambda: os.rename(L + "/rw/ren-out", L + "/ro/moved")))
 # "dirs/*/" names directories only
 print("dirglob-mkdir", res(lambda: os.mkdir(L + "/dirs/sub")))
 print("dirglob-file", res(lambda: os.close(os.open(L + "/dirs/file", os.O_CREAT | os.O_WRONLY, 0o644))))
+# a directory opened for read: "nolist/*/" denies it, not a file there
+print("dirread-denied", res(lambda: os.close(os.open(L + "/nolist/sub", os.O_RDONLY | os.O_DIRECTORY))))
+print("dirread-file", res(lambda: open(L + "/nolist/file").close()))
 # the file's exec permission (an exec open: __FMODE_EXEC in f_flags)
 print("file-exec-denied", res(lambda: subprocess.run([L + "/noexec/true"], check=True)))
 print("file-exec-sibling", res(lambda: subprocess.run([L + "/true"], check=True)))
@@ -84,6 +94,38 @@ policy paths {
   deny file "$T/lab/ro/**" write, link;
   deny errno EACCES file "$T/lab/dirs/*/" write;
   deny file "$T/lab/noexec/*" exec;
+  deny file "$T/lab/nolist/*/" read;
+}
+EOF
+
+# Directories granted only in their "path/" form, as polc gen grants a
+# directory it saw listed (profiles/postgresql.pol's polc-soak/ and
+# polc-soak/**/): "g/" and everything beneath by "g/**/" ("**" after a '/'
+# matches at least one byte, so "g/**/" alone does not grant "g/"), under
+# a closed file domain; its sibling "n" and the file g/sub/f are granted by
+# nothing. Each directory is opened O_RDONLY|O_DIRECTORY and listed
+# (os.listdir: opendir's open and getdents).
+cat >$T.dl.py <<'EOF'
+import errno, os, sys
+def res(f):
+    try:
+        f(); return "ok"
+    except OSError as e:
+        return errno.errorcode.get(e.errno, str(e.errno))
+L = sys.argv[1]
+print("started ok")
+for k, d in (("g", "g"), ("g-sub", "g/sub"), ("g-deep", "g/sub/deep"), ("n", "n")):
+    print("open-" + k, res(lambda: os.close(os.open(L + "/" + d, os.O_RDONLY | os.O_DIRECTORY))))
+    print("list-" + k, res(lambda: os.listdir(L + "/" + d)))
+print("file-in-g", res(lambda: open(L + "/g/sub/f").close()))
+EOF
+cat >$T.dl.pol <<EOF
+policy dirlist {
+  default deny file;
+  allow file "/usr/**", "/lib/**", "/lib64/**", "/etc/**", "/proc/**", "/sys/**", "/dev/**" read, mmap, exec;
+  allow file "$T.dl.py" read;
+  allow file "$T/dl/g/" read;
+  allow file "$T/dl/g/**/" read;
 }
 EOF
 
@@ -119,7 +161,22 @@ check "dir glob: a file" ok "$(got dirglob-file $T.run)"
 check "deeper than POLC_PATH_MAX: fail closed" EPERM "$(got deep-create $T.run)"
 check "file exec permission" EPERM "$(got file-exec-denied $T.run)"
 check "file exec permission, sibling" ok "$(got file-exec-sibling $T.run)"
+check "a directory opened for read, denied by a dir glob" EPERM "$(got dirread-denied $T.run)"
+check "a file beside it" ok "$(got dirread-file $T.run)"
 [ -e $T/lab/ro/new ] && { echo "FAIL ro/new was created"; bad=1; }
+
+# 1b. directories granted by their "path/" form alone (closed file domain)
+rm -rf $T/dl; mkdir -p $T/dl/g/sub/deep $T/dl/n; echo x >$T/dl/g/sub/f; echo x >$T/dl/n/f
+$POLC run --target bpf $T.dl.pol -- $PY $T.dl.py $T/dl >$T.dl.run 2>$T.dl.err
+echo "polc run (closed file domain) exit $?"; cat $T.dl.err
+check "closed file domain: the probe started" ok "$(got started $T.dl.run)"
+for k in g g-sub g-deep; do
+	check "directory granted by its path/ form ($k): open for read" ok "$(got open-$k $T.dl.run)"
+	check "directory granted by its path/ form ($k): listed" ok "$(got list-$k $T.dl.run)"
+done
+check "sibling directory granted by nothing: open for read" EPERM "$(got open-n $T.dl.run)"
+check "sibling directory granted by nothing: listed" EPERM "$(got list-n $T.dl.run)"
+check "a file in a granted directory, granted by nothing" EPERM "$(got file-in-g $T.dl.run)"
 
 # 2. loaded for another cgroup: this process is outside it, unaffected
 setup; mkdeep
