@@ -156,6 +156,8 @@ struct pathbuf {
 	__u32 pos;        /* build_path: where the path starts (struct walk) */
 	__u32 tci;        /* walk_step: the chunk index of struct walk's tc */
 	__u32 wpos, wend; /* walk_step: the next byte to walk, the end */
+	__u32 dir, worst; /* walk_name: the name's "path/" form and its fail-closed
+			     flag, kept here across the walks (see walk_name) */
 	__u64 busy;       /* 1 while a run owns it (pb_claim) */
 };
 struct {
@@ -638,24 +640,48 @@ struct named {
 	int worst, dir;
 };
 
-/* Walk the n bytes of the task's buffer at `base` (for a directory also
- * with a '/' put at base + n, which the caller left free; it is a NUL
- * again afterwards). A buffer that cannot take the '/' fails the walk. */
+/* A flag read back from the path buffer: a load from map memory, whose
+ * value the verifier never knows (see walk_name). */
+static __always_inline __u32 pb_flag(const __u32 *f)
+{
+	return *(const volatile __u32 *)f;
+}
+
+/* Walk the n bytes of the task's buffer at `base` (for a directory, pb->dir
+ * set before the path was built, also with a '/' put at base + n, which the
+ * caller left free; it is a NUL again afterwards). A buffer that cannot
+ * take the '/' fails the walk.
+ *
+ * dir and worst cross bpf_loop calls (build_path's, walk_bytes') in map
+ * memory and every test after a call reads them back from there, never
+ * from a register or the stack: 6.1's verifier loses a caller's value
+ * across a bpf_loop callback. Pruning a state inside walk_step, it marks
+ * the old state's precise caller registers in the new one by walking back
+ * walk_step's own instructions as if they were the caller's, so walk_step's
+ * "r8 = *(u64 *)(r7 +32)" ends the mark of the caller's r8; a state whose
+ * r8 (dir) was 1 then matched one where it was 0, no state with dir set
+ * and worst clear ever reached the "path/" test, and the walk of "path/"
+ * was removed as dead code (558451b: every directory was decided as a
+ * file). A value loaded from map memory is unknown to the verifier, so
+ * both sides of each test here are always verified. */
 static __always_inline void walk_name(__u32 policy, const struct polc_dfa *d,
 				     struct polc_chunk *c0, struct pathbuf *pb, __u32 base,
-				     __u32 n, int worst, int dir, struct named *o)
+				     __u32 n, int worst, struct named *o)
 {
 	struct walk *w = &o->w;   /* in o: no copies on the stack (path_rename's is full) */
 	*w = (struct walk){ .policy = policy, .st = d->start, .ncls = d->ncls, .trans = d->trans,
 			    .cls_off = POLC_CLS_FILE_OFF };
+	int dir = pb_flag(&pb->dir);
 	if (dir && n + 1 >= POLC_PATH_MAX)
 		worst = 1;   /* "path/" too long to walk (eval.c) */
 	if (n <= 1)
 		dir = 0;     /* "/" already ends in '/' */
+	pb->dir = dir;
+	pb->worst = worst;
 	if (!worst)
 		walk_bytes(w, pb, c0, base, n);
 	o->w2 = *w;
-	if (dir && !worst) {
+	if (pb_flag(&pb->dir) && !pb_flag(&pb->worst)) {
 		__u32 at = base + n;
 		if (at < PBUF - 1) {
 			pb->p[at] = '/';
@@ -665,20 +691,21 @@ static __always_inline void walk_name(__u32 policy, const struct polc_dfa *d,
 			w->fail = 1;
 		}
 	}
-	o->worst = worst;
-	o->dir = dir;
+	o->worst = pb_flag(&pb->worst);
+	o->dir = pb_flag(&pb->dir);
 }
 
 /* Decide the n bytes of the task's buffer at `base` for up to three
- * channels (the most restrictive wins): see walk_name. ch2_denies: ch2
- * counts only where a statement denies (see polc_file_open). */
+ * channels (the most restrictive wins): see walk_name (pb->dir: also as
+ * "path/"). ch2_denies: ch2 counts only where a statement denies (see
+ * polc_file_open). */
 static __always_inline __u32 decide_buf(__u32 policy, const struct polc_dfa *d,
 					struct polc_chunk *c0, struct pathbuf *pb, __u32 base,
-					__u32 n, int worst, int dir, __u32 ch0, __u32 ch1, __u32 ch2,
+					__u32 n, int worst, __u32 ch0, __u32 ch1, __u32 ch2,
 					int ch2_denies)
 {
 	struct named o;
-	walk_name(policy, d, c0, pb, base, n, worst, dir, &o);
+	walk_name(policy, d, c0, pb, base, n, worst, &o);
 	__u32 best = chan_result(&o.w, &o.w2, d, ch0, o.worst, o.dir);
 	if (ch1 != ch0) {
 		__u32 x = chan_result(&o.w, &o.w2, d, ch1, o.worst, o.dir);
@@ -980,14 +1007,16 @@ static __always_inline void name_of(__u32 policy, const struct polc_dfa *d,
 				    const struct dentry *de, const struct vfsmount *vm,
 				    int dir, struct named *o, long *at)
 {
+	pb->dir = dir;   /* in map memory across the walks: see walk_name */
 	long pos = build_path(pb, de, vm, 0);
 	*at = pos;
 	if (pos < 0) {
-		walk_name(policy, d, c0, pb, 0, 0, 1, 0, o);
+		pb->dir = 0;
+		walk_name(policy, d, c0, pb, 0, 0, 1, o);
 		return;
 	}
 	__u32 base = (__u32)pos & (POLC_PATH_MAX - 1);
-	walk_name(policy, d, c0, pb, base, POLC_PATH_MAX - base, 0, dir, o);
+	walk_name(policy, d, c0, pb, base, POLC_PATH_MAX - base, 0, o);
 }
 
 /* Whether every path gets ALLOW on channel ch: the worst entry (the most
@@ -1024,16 +1053,16 @@ static __always_inline int decide_obj(__u32 policy, const struct dentry *de,
 	if (chan_allows_all(policy, &d, ch0) && (ch1 == ch0 || chan_allows_all(policy, &d, ch1)) &&
 	    (ch2 == ch0 || ch2 == ch1 || chan_allows_all(policy, &d, ch2)))
 		return 0;
-	if (dir == DIR_ASK)
-		dir = dentry_is_dir(de);
 	struct pathbuf *pb = pb_claim();
 	if (!pb)
 		return finish(policy, mode, deny_all(), domain, 0, 1);
+	/* in map memory across the path walk: see walk_name */
+	pb->dir = dir == DIR_ASK ? dentry_is_dir(de) : dir;
 	long pos = build_path(pb, de, vm, 1);
 	int worst = pos < 0;
 	__u32 base = worst ? 0 : (__u32)pos & (POLC_PATH_MAX - 1);
 	__u32 best = decide_buf(policy, &d, c0, pb, base, worst ? 0 : POLC_PATH_MAX - base, worst,
-				dir, ch0, ch1, ch2, ch2_denies);
+				ch0, ch1, ch2, ch2_denies);
 	__u32 chans = 1u << (ch0 & 7) | 1u << (ch1 & 7) | 1u << (ch2 & 7);
 	int rc = finish(policy, mode, best, POLC_EV_INFO(domain, chans, 0),
 			worst ? 0 : &pb->p[base], 1);
