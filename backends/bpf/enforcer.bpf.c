@@ -406,6 +406,15 @@ static __always_inline __u32 deny_all(void)
 	return POLC_DEC(POLC_V_DENY, EPERM_, POLC_STMT_DEFAULT);
 }
 
+/* A deny statement's decision, not a default's: the exec channel of an exec
+ * open counts only such (polc_file_open), and a name denied by the default
+ * alone (an allow-list's "not granted") may be renamed to a granted one, as
+ * a server renames its written temp file over the file it serves. */
+static __always_inline int dec_denies(__u32 dec)
+{
+	return POLC_DEC_VERDICT(dec) >= POLC_V_DENY && POLC_DEC_STMT(dec) != POLC_STMT_DEFAULT;
+}
+
 static __always_inline int finish(__u32 policy, __u32 mode, __u32 dec, __u64 info,
 				  const char *detail, int log)
 {
@@ -695,14 +704,13 @@ static __always_inline void walk_name(__u32 policy, const struct polc_dfa *d,
 	o->dir = pb_flag(&pb->dir);
 }
 
-/* Decide the n bytes of the task's buffer at `base` for up to three
- * channels (the most restrictive wins): see walk_name (pb->dir: also as
- * "path/"). ch2_denies: ch2 counts only where a statement denies (see
- * polc_file_open). */
+/* Decide the n bytes of the task's buffer at `base` for channels ch0 and
+ * ch1 (the more restrictive wins; ch1 == ch0 for one) and, with
+ * exec_denies, the exec channel by its deny statements only (an exec open:
+ * see polc_file_open): see walk_name (pb->dir: also as "path/"). */
 static __always_inline __u32 decide_buf(__u32 policy, const struct polc_dfa *d,
 					struct polc_chunk *c0, struct pathbuf *pb, __u32 base,
-					__u32 n, int worst, __u32 ch0, __u32 ch1, __u32 ch2,
-					int ch2_denies)
+					__u32 n, int worst, __u32 ch0, __u32 ch1, int exec_denies)
 {
 	struct named o;
 	walk_name(policy, d, c0, pb, base, n, worst, &o);
@@ -712,12 +720,9 @@ static __always_inline __u32 decide_buf(__u32 policy, const struct polc_dfa *d,
 		if (polc_dec_wins(x, best))
 			best = x;
 	}
-	if (ch2 != ch0 && ch2 != ch1) {
-		__u32 x = chan_result(&o.w, &o.w2, d, ch2, o.worst, o.dir);
-		if (ch2_denies && (POLC_DEC_VERDICT(x) < POLC_V_DENY ||
-				   POLC_DEC_STMT(x) == POLC_STMT_DEFAULT))
-			x = best;
-		if (polc_dec_wins(x, best))
+	if (exec_denies) {
+		__u32 x = chan_result(&o.w, &o.w2, d, POLC_CH_EXEC, o.worst, o.dir);
+		if (dec_denies(x) && polc_dec_wins(x, best))
 			best = x;
 	}
 	return best;
@@ -1030,15 +1035,16 @@ static __always_inline int chan_allows_all(__u32 policy, const struct polc_dfa *
 	return POLC_DEC_VERDICT(dec) == POLC_V_ALLOW;
 }
 
-/* Decide the object `de` on mount `vm` for up to three channels (the most
- * restrictive wins); dir: also as "path/"; DIR_ASK: if `de` is a directory
- * (asked only when a path is decided: an allowed-by-all channel, AlwaysAllow
- * for one, reads nothing of the file); ch2_denies: see decide_buf (left out
- * in mode audit). */
+/* Decide the object `de` on mount `vm` for channels ch0 and ch1 (the more
+ * restrictive wins; ch1 == ch0 for one); dir: also as "path/"; DIR_ASK: if
+ * `de` is a directory (asked only when a path is decided: an
+ * allowed-by-all channel, AlwaysAllow for one, reads nothing of the file);
+ * exec_denies: the exec channel too, by its deny statements only (see
+ * decide_buf; left out in mode audit). */
 #define DIR_ASK (-1)
 static __always_inline int decide_obj(__u32 policy, const struct dentry *de,
-				      const struct vfsmount *vm, __u32 ch0, __u32 ch1, __u32 ch2,
-				      __u32 domain, int dir, int ch2_denies)
+				      const struct vfsmount *vm, __u32 ch0, __u32 ch1,
+				      __u32 domain, int dir, int exec_denies)
 {
 	struct polc_chunk *c0 = chunk(policy, 0);
 	if (!c0)
@@ -1046,12 +1052,12 @@ static __always_inline int decide_obj(__u32 policy, const struct dentry *de,
 	struct polc_hdr *h = (struct polc_hdr *)c0->w;
 	struct polc_dfa d = h->file;
 	__u32 mode = h->mode;
-	if (ch2_denies && mode)
-		ch2 = ch0;
+	if (mode)
+		exec_denies = 0;
 	/* no statement of the operation can deny or audit any path: the
 	 * path walk and the DFA walk (most of a confined open's cost) go */
 	if (chan_allows_all(policy, &d, ch0) && (ch1 == ch0 || chan_allows_all(policy, &d, ch1)) &&
-	    (ch2 == ch0 || ch2 == ch1 || chan_allows_all(policy, &d, ch2)))
+	    (!exec_denies || chan_allows_all(policy, &d, POLC_CH_EXEC)))
 		return 0;
 	struct pathbuf *pb = pb_claim();
 	if (!pb)
@@ -1062,8 +1068,8 @@ static __always_inline int decide_obj(__u32 policy, const struct dentry *de,
 	int worst = pos < 0;
 	__u32 base = worst ? 0 : (__u32)pos & (POLC_PATH_MAX - 1);
 	__u32 best = decide_buf(policy, &d, c0, pb, base, worst ? 0 : POLC_PATH_MAX - base, worst,
-				ch0, ch1, ch2, ch2_denies);
-	__u32 chans = 1u << (ch0 & 7) | 1u << (ch1 & 7) | 1u << (ch2 & 7);
+				ch0, ch1, exec_denies);
+	__u32 chans = 1u << (ch0 & 7) | 1u << (ch1 & 7) | (exec_denies ? 1u << POLC_CH_EXEC : 0);
 	int rc = finish(policy, mode, best, POLC_EV_INFO(domain, chans, 0),
 			worst ? 0 : &pb->p[base], 1);
 	pb_release(pb);
@@ -1077,16 +1083,16 @@ static __always_inline int path_hook(const struct dentry *de, const struct vfsmo
 	__u32 policy;
 	if (!policy_deciding(1u << ch, &policy))
 		return 0;
-	return decide_obj(policy, de, vm, ch, ch, ch, POLC_D_FILE, dir, 0);
+	return decide_obj(policy, de, vm, ch, ch, POLC_D_FILE, dir, 0);
 }
 
 /* An open file, mapped or executed: exec statements name the file, so the
  * directory form is only for file channels. f is the hook's own argument
  * (or a field of one): its fields are read directly, not by helper. */
-static __always_inline int file_hook(__u32 policy, const struct file *f, __u32 ch0, __u32 ch1,
-				     __u32 ch2, __u32 domain)
+static __always_inline int file_hook(__u32 policy, const struct file *f, __u32 ch,
+				     __u32 domain)
 {
-	return decide_obj(policy, f->f_path.dentry, f->f_path.mnt, ch0, ch1, ch2, domain,
+	return decide_obj(policy, f->f_path.dentry, f->f_path.mnt, ch, ch, domain,
 			  domain == POLC_D_FILE ? DIR_ASK : 0, 0);
 }
 
@@ -1194,14 +1200,6 @@ static __always_inline void name_decs(const struct polc_dfa *d, struct named *o,
 		nd->sub = SUB_NONE;
 	else
 		nd->sub = o->w2.dead ? SUB_SINK : o->w2.st;
-}
-
-/* A deny statement's decision: a name denied by the default alone (an
- * allow-list's "not granted") may be renamed to a granted one, as a
- * server renames its written temp file over the file it serves. */
-static __always_inline int dec_denies(__u32 dec)
-{
-	return POLC_DEC_VERDICT(dec) >= POLC_V_DENY && POLC_DEC_STMT(dec) != POLC_STMT_DEFAULT;
 }
 
 /* What refuses giving the object named `from` the name `to` (an allow if
@@ -1337,7 +1335,7 @@ int BPF_PROG(polc_file_open, struct file *file, int ret)
 	if (ret)
 		return ret;
 	__u32 fmode = file->f_mode, flags = file->f_flags;
-	__u32 c[3], n = 0;
+	__u32 c0, c1;
 	/* an exec open: 6.1 marks it in f_flags (__FMODE_EXEC), not f_mode */
 	int exec = (fmode & FMODE_EXEC) || (flags & FMODE_EXEC);
 	if (exec) {
@@ -1347,23 +1345,25 @@ int BPF_PROG(polc_file_open, struct file *file, int ret)
 		 * opens and maps the PT_INTERP file with no exec check (no
 		 * bprm_check for it), so a program naming an exec-denied copy
 		 * of ld.so would run it. Only a statement's deny counts for
-		 * exec here (decide_buf's ch2_denies): a closed exec domain's
+		 * exec here (decide_obj's exec_denies): a closed exec domain's
 		 * default would refuse ld.so itself, which allow-lists grant
 		 * as a file (exec, mmap) and not as a program; an audit is
 		 * logged once, by bprm_check. One walk for both. */
-		c[n++] = POLC_CH_EXECP;
-		c[n++] = POLC_CH_EXECP;
-		c[n++] = POLC_CH_EXEC;
+		c0 = c1 = POLC_CH_EXECP;
 	} else {
+		/* plain assignments, no array filled by an index: clang once
+		 * built c[n++] as fp | n << 2, which the 6.1 verifier refuses
+		 * (EACCES at load) */
+		__u32 wch = (flags & O_APPEND_) ? POLC_CH_APPEND : POLC_CH_WRITE;
 		if (fmode & FMODE_READ)
-			c[n++] = POLC_CH_READ;
-		if (fmode & FMODE_WRITE)
-			c[n++] = (flags & O_APPEND_) ? POLC_CH_APPEND : POLC_CH_WRITE;
+			c0 = POLC_CH_READ;
+		else if (fmode & FMODE_WRITE)
+			c0 = wch;
+		else
+			return 0;
+		c1 = (fmode & FMODE_WRITE) ? wch : c0;
 	}
-	if (!n)
-		return 0;
-	__u32 c0 = c[0], c1 = n > 1 ? c[1] : c0, c2 = n > 2 ? c[2] : c1;
-	__u32 chans = (1u << (c0 & 31)) | (1u << (c1 & 31)) | (1u << (c2 & 31));
+	__u32 chans = (1u << c0) | (1u << c1) | (exec ? 1u << POLC_CH_EXEC : 0);
 	/* every open on the machine passes here: one no loaded policy decides
 	 * (AlwaysAllow's, or every open but writes under a write-only policy)
 	 * and that cannot leave a cgroup needs no cgroup lookup */
@@ -1380,7 +1380,7 @@ int BPF_PROG(polc_file_open, struct file *file, int ret)
 	}
 	if (!(cg->needs & chans))
 		return 0;
-	return decide_obj(cg->policy, file->f_path.dentry, file->f_path.mnt, c0, c1, c2, POLC_D_FILE,
+	return decide_obj(cg->policy, file->f_path.dentry, file->f_path.mnt, c0, c1, POLC_D_FILE,
 			  DIR_ASK, exec);
 }
 
@@ -1393,7 +1393,7 @@ int BPF_PROG(polc_mmap_file, struct file *file, unsigned long reqprot, unsigned 
 		return ret;
 	if (!file || !(prot & PROT_EXEC_) || !policy_deciding(1u << POLC_CH_MMAP, &policy))
 		return 0;
-	return file_hook(policy, file, POLC_CH_MMAP, POLC_CH_MMAP, POLC_CH_MMAP, POLC_D_FILE);
+	return file_hook(policy, file, POLC_CH_MMAP, POLC_D_FILE);
 }
 
 /* mprotect adding PROT_EXEC to a file mapping is mapping it executable
@@ -1410,7 +1410,7 @@ int BPF_PROG(polc_file_mprotect, struct vm_area_struct *vma, unsigned long reqpr
 	struct file *file = vma->vm_file;
 	if (!file || !policy_deciding(1u << POLC_CH_MMAP, &policy))
 		return 0;
-	return file_hook(policy, file, POLC_CH_MMAP, POLC_CH_MMAP, POLC_CH_MMAP, POLC_D_FILE);
+	return file_hook(policy, file, POLC_CH_MMAP, POLC_D_FILE);
 }
 
 SEC("lsm.s/file_lock")
@@ -1421,7 +1421,7 @@ int BPF_PROG(polc_file_lock, struct file *file, unsigned int cmd, int ret)
 		return ret;
 	if (!policy_deciding(1u << POLC_CH_LOCK, &policy))
 		return 0;
-	return file_hook(policy, file, POLC_CH_LOCK, POLC_CH_LOCK, POLC_CH_LOCK, POLC_D_FILE);
+	return file_hook(policy, file, POLC_CH_LOCK, POLC_D_FILE);
 }
 
 SEC("lsm.s/bprm_check_security")
@@ -1435,7 +1435,7 @@ int BPF_PROG(polc_bprm_check, struct linux_binprm *bprm, int ret)
 	struct file *f = bprm->file;
 	if (!f)
 		return 0;
-	return file_hook(policy, f, POLC_CH_EXEC, POLC_CH_EXEC, POLC_CH_EXEC, POLC_D_EXEC);
+	return file_hook(policy, f, POLC_CH_EXEC, POLC_D_EXEC);
 }
 
 /* ------------------------------------------------------------- mount */
