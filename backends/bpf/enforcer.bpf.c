@@ -156,8 +156,13 @@ struct pathbuf {
 	__u32 pos;        /* build_path: where the path starts (struct walk) */
 	__u32 tci;        /* walk_step: the chunk index of struct walk's tc */
 	__u32 wpos, wend; /* walk_step: the next byte to walk, the end */
+	__u32 steps;      /* dwalk_step: steps taken, as one a loop step each */
+	__u32 up_known;   /* dwalk_step: up_mnt and up_dentry hold the current
+			     mount's parent and mountpoint */
 	__u32 dir, worst; /* walk_name: the name's "path/" form and its fail-closed
 			     flag, kept here across the walks (see walk_name) */
+	__u64 up_mnt, up_dentry;
+	__u64 dw[9];      /* dwalk_step: a dentry's or a mount's fields, read at once */
 	__u64 busy;       /* 1 while a run owns it (pb_claim) */
 };
 struct {
@@ -759,29 +764,6 @@ static __always_inline int internal_mount(const struct vfsmount *vm)
 	return (BPF_CORE_READ(vm, mnt_flags) & MNT_INTERNAL_) || ns == MNT_NS_INTERNAL_;
 }
 
-/* A dentry's parent, name and name length. One read where d_name follows
- * d_parent (it does in every kernel since 2.6); each read is a helper call
- * of a path step's few. */
-static __always_inline int dentry_link(const struct dentry *de, __u64 *parent,
-				       const unsigned char **name, __u32 *len)
-{
-	__u64 r[3];   /* d_parent, d_name (struct qstr: hash_len, name) */
-	__u32 po = bpf_core_field_offset(struct dentry, d_parent);
-	if (bpf_core_field_offset(struct dentry, d_name) == po + 8 &&
-	    bpf_core_type_size(struct qstr) == 16 && bpf_core_field_offset(struct qstr, name) == 8) {
-		if (bpf_probe_read_kernel(r, sizeof r, (const char *)de + po) < 0)
-			return -1;
-		*parent = r[0];
-		*len = r[1] >> 32;   /* hash_len: hash, then len (little-endian) */
-		*name = (const unsigned char *)r[2];
-		return 0;
-	}
-	*parent = (__u64)BPF_CORE_READ(de, d_parent);
-	*len = BPF_CORE_READ(de, d_name.len);
-	*name = BPF_CORE_READ(de, d_name.name);
-	return 0;
-}
-
 #define INLINE_NAMES 6
 #define INAME_LEN 32u   /* 6.1's DNAME_INLINE_LEN; a short name is shorter */
 struct dentry___iname {
@@ -824,6 +806,39 @@ static __always_inline __u64 put_short_name(struct pathbuf *pb, __u64 pos, __u64
 	return slash;
 }
 
+/* A dentry's parent, name and name length, and in q[0..3] the 32 bytes of
+ * its short name (d_iname) when *name points there and *len < INAME_LEN
+ * (*inl 1): one read where d_name follows d_parent and d_iname lies
+ * within the next 48 bytes (as in 6.1), so a short name costs no second
+ * helper call; each read is a helper call of a path step's few. */
+static __always_inline int dentry_link(struct pathbuf *pb, const struct dentry *de,
+				       __u64 *parent, const unsigned char **name, __u32 *len,
+				       int *inl)
+{
+	__u32 po = bpf_core_field_offset(struct dentry, d_parent);
+	__u32 io = bpf_core_field_offset(struct dentry___iname, d_iname);
+	*inl = 0;
+	if (bpf_core_field_offset(struct dentry, d_name) == po + 8 &&
+	    bpf_core_type_size(struct qstr) == 16 && bpf_core_field_offset(struct qstr, name) == 8) {
+		if (bpf_core_field_exists(struct dentry___iname, d_iname) && io >= po + 24 &&
+		    io + INAME_LEN <= po + sizeof pb->dw && !((io - po) & 7)) {
+			if (bpf_probe_read_kernel(pb->dw, sizeof pb->dw, (const char *)de + po) < 0)
+				return -1;
+			*inl = pb->dw[2] == (__u64)de + io && (__u32)(pb->dw[1] >> 32) < INAME_LEN;
+		} else if (bpf_probe_read_kernel(pb->dw, 24, (const char *)de + po) < 0) {
+			return -1;
+		}
+		*parent = pb->dw[0];
+		*len = pb->dw[1] >> 32;   /* hash_len: hash, then len (little-endian) */
+		*name = (const unsigned char *)pb->dw[2];
+		return 0;
+	}
+	*parent = (__u64)BPF_CORE_READ(de, d_parent);
+	*len = BPF_CORE_READ(de, d_name.len);
+	*name = BPF_CORE_READ(de, d_name.name);
+	return 0;
+}
+
 /* A mount's parent and mountpoint: one read where they are neighbours (as
  * in every kernel since 3.x). */
 static __always_inline int mount_link(const struct mount *m, struct mount **parent,
@@ -843,13 +858,47 @@ static __always_inline int mount_link(const struct mount *m, struct mount **pare
 	return 0;
 }
 
+/* Entering mount mp (not the namespace's root mount): its root dentry, and
+ * in pb its parent and mountpoint for the crossing out of it (up_known),
+ * in one read where mnt_parent, mnt_mountpoint and mnt (mnt_root first)
+ * are neighbours (as in 6.1); 0 when it cannot be read. */
+static __always_inline __u64 mount_enter(struct pathbuf *pb, const struct mount *mp)
+{
+	__u32 po = bpf_core_field_offset(struct mount, mnt_parent);
+	pb->up_known = 0;
+	if (bpf_core_field_offset(struct mount, mnt_mountpoint) == po + 8 &&
+	    bpf_core_field_offset(struct mount, mnt) == po + 16 &&
+	    bpf_core_field_offset(struct vfsmount, mnt_root) == 0) {
+		if (bpf_probe_read_kernel(pb->dw, 24, (const char *)mp + po) < 0)
+			return 0;
+		pb->up_mnt = pb->dw[0];
+		pb->up_dentry = pb->dw[1];
+		pb->up_known = 1;
+		return pb->dw[2];
+	}
+	return (__u64)BPF_CORE_READ(mp, mnt.mnt_root);
+}
+
+/* At the namespace's root (the next step's first test, made at the end of
+ * this one: a loop step fewer a path). pb->steps counts it as a step of
+ * its own, so a path takes as many steps as when each was a loop step. */
+static __always_inline long dwalk_at_root(struct dwalk *x, struct pathbuf *pb)
+{
+	if (x->dentry != x->root_dentry || x->vfsmnt != x->root_mnt)
+		return 0;
+	pb->steps++;
+	x->done = 1;
+	return 1;
+}
+
 /* One step of d_path()'s prepend_path(): at the namespace's root, stop; at
  * a mount's root, continue from its mountpoint in the parent mount; at the
  * top of any other mount tree (detached, another namespace's) fail, unless
  * the mount is kernel-internal (named from its root, as d_path does); else
  * prepend "/name" and go to the parent. A dentry that is its own parent
  * below a mount's root is disconnected (fail), or on an internal mount a
- * pseudo file (memfd, shm: "/name"). */
+ * pseudo file (memfd, shm: "/name"). Every step that does not stop ends
+ * with the next one's root test (dwalk_at_root). */
 static long dwalk_step(__u64 i, void *vctx)
 {
 	struct dwalk *x = vctx;
@@ -858,6 +907,7 @@ static long dwalk_step(__u64 i, void *vctx)
 		x->fail = 1;
 		return 1;
 	}
+	pb->steps++;
 	if (x->dentry == x->root_dentry && x->vfsmnt == x->root_mnt) {
 		x->done = 1;
 		return 1;
@@ -867,7 +917,10 @@ static long dwalk_step(__u64 i, void *vctx)
 		struct mount *m = (struct mount *)x->mnt;
 		struct mount *mp;
 		__u64 mountpoint;
-		if (mount_link(m, &mp, &mountpoint) < 0) {
+		if (pb->up_known) {
+			mp = (struct mount *)pb->up_mnt;
+			mountpoint = pb->up_dentry;
+		} else if (mount_link(m, &mp, &mountpoint) < 0) {
 			x->fail = 1;
 			return 1;
 		}
@@ -882,16 +935,19 @@ static long dwalk_step(__u64 i, void *vctx)
 		x->dentry = mountpoint;
 		x->mnt = (__u64)mp;
 		x->vfsmnt = (__u64)mp + bpf_core_field_offset(struct mount, mnt);
-		if (x->vfsmnt == x->root_mnt)
+		if (x->vfsmnt == x->root_mnt) {
 			x->mnt_root = x->root_dentry;   /* into the namespace's root mount: known */
-		else
-			x->mnt_root = (__u64)BPF_CORE_READ(mp, mnt.mnt_root);
-		return 0;
+			pb->up_known = 0;
+		} else {
+			x->mnt_root = mount_enter(pb, mp);
+		}
+		return dwalk_at_root(x, pb);
 	}
 	__u64 parent;
 	const unsigned char *name;
 	__u32 len;
-	if (dentry_link((const struct dentry *)x->dentry, &parent, &name, &len) < 0) {
+	int inl;
+	if (dentry_link(pb, (const struct dentry *)x->dentry, &parent, &name, &len, &inl) < 0) {
 		x->fail = 1;
 		return 1;
 	}
@@ -913,20 +969,39 @@ static long dwalk_step(__u64 i, void *vctx)
 		x->fail = 1;
 		return 1;
 	}
-	pos -= len;
-	__u32 n = len;
-	barrier_var(n);   /* keep the mask: the verifier needs the bound */
-	if (bpf_probe_read_kernel(&pb->p[pos & (POLC_PATH_MAX - 1)], n & NAME_MAX_, name) < 0) {
-		x->fail = 1;
-		return 1;
+	if (inl) {
+		/* the short name came with the read: the same bytes, no second call */
+		__u32 io = bpf_core_field_offset(struct dentry___iname, d_iname) -
+			   bpf_core_field_offset(struct dentry, d_parent);
+		__u32 k = io >> 3;   /* 4 in 6.1 (dentry_link: at most 5) */
+		if (k > 5) {
+			x->fail = 1;
+			return 1;
+		}
+		pos = put_short_name(pb, pos, len, pb->dw[k], pb->dw[k + 1], pb->dw[k + 2],
+				     pb->dw[k + 3]);
+		if (!pos) {
+			x->fail = 1;
+			return 1;
+		}
+	} else {
+		pos -= len;
+		__u32 n = len;
+		barrier_var(n);   /* keep the mask: the verifier needs the bound */
+		if (bpf_probe_read_kernel(&pb->p[pos & (POLC_PATH_MAX - 1)], n & NAME_MAX_, name) < 0) {
+			x->fail = 1;
+			return 1;
+		}
+		pos -= 1;
+		pb->p[pos & (POLC_PATH_MAX - 1)] = '/';
 	}
-	pos -= 1;
-	pb->p[pos & (POLC_PATH_MAX - 1)] = '/';
 	pb->pos = pos;
 	x->dentry = parent;
-	if (pseudo)
+	if (pseudo) {
 		x->done = 1;
-	return pseudo;
+		return 1;
+	}
+	return dwalk_at_root(x, pb);
 }
 
 /* The first names of a path, read directly (BTF): while a name is kept in
@@ -980,7 +1055,7 @@ static __always_inline long build_path(struct pathbuf *pb, const struct dentry *
 	struct dwalk x = {
 		.vfsmnt = (__u64)vm,
 		.mnt = (__u64)vm - bpf_core_field_offset(struct mount, mnt),
-		.mnt_root = (__u64)BPF_CORE_READ(vm, mnt_root),
+		.mnt_root = (__u64)vm->mnt_root,   /* vm: a hook's own (BTF), a plain load */
 		.pb = pb,
 	};
 	struct mount *nsroot = t->nsproxy->mnt_ns->root;   /* direct (BTF) reads, no helper */
@@ -990,13 +1065,15 @@ static __always_inline long build_path(struct pathbuf *pb, const struct dentry *
 	x.root_dentry = (__u64)nsroot->mnt.mnt_root;
 	pb->p[POLC_PATH_MAX] = 0;
 	pb->pos = POLC_PATH_MAX;
+	pb->steps = 0;
+	pb->up_known = 0;
 	/* names: the first short names directly (decide_obj); rename, link and
 	 * mount, whose programs' stacks are full, leave them to dwalk_step */
 	x.dentry = names ? (__u64)inline_names(pb, de, (const struct dentry *)x.mnt_root)
 			 : (__u64)de;
 	bpf_loop(POLC_PATH_STEPS, dwalk_step, &x, 0);
 	__u32 pos = pb->pos;
-	if (x.fail || !x.done || pos > POLC_PATH_MAX)
+	if (x.fail || !x.done || pb->steps > POLC_PATH_STEPS || pos > POLC_PATH_MAX)
 		return -1;
 	if (pos == POLC_PATH_MAX) {   /* the root itself */
 		pos--;
@@ -1256,7 +1333,7 @@ int BPF_PROG(polc_path_link, struct dentry *old_dentry, const struct path *new_d
 	struct pathbuf *pb = pb_claim();
 	if (!pb)
 		return finish(policy, mode, deny_all(), POLC_D_FILE, 0, 1);
-	const struct vfsmount *vm = BPF_CORE_READ(new_dir, mnt);
+	const struct vfsmount *vm = new_dir->mnt;   /* BTF: build_path reads it directly */
 	struct named o;
 	struct name_decs from, to;
 	long at;
@@ -1294,7 +1371,7 @@ int BPF_PROG(polc_path_rename, const struct path *old_dir, struct dentry *old_de
 	struct pathbuf *pb = pb_claim();
 	if (!pb)
 		return finish(policy, mode, deny_all(), POLC_D_FILE, 0, 1);
-	const struct vfsmount *vm = BPF_CORE_READ(old_dir, mnt);
+	const struct vfsmount *vm = old_dir->mnt;   /* BTF: build_path reads it directly */
 	int odir = dentry_is_dir(old_dentry);
 	int ndir = odir || dentry_is_dir(new_dentry);
 	int exchange = (flags & RENAME_EXCHANGE_) != 0;
