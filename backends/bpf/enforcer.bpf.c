@@ -249,13 +249,8 @@ static __always_inline int policy_deciding(__u32 chans, __u32 *pid)
 	return 1;
 }
 
-/* Whether any policy loaded since the enforcer's install decides one of the
- * file channels chans (polc_needs); 1 when it cannot be read. */
-static __always_inline int loaded_deciding(__u32 chans)
-{
-	__u32 z = 0, *n = bpf_map_lookup_elem(&polc_needs, &z);
-	return !n || (*n & chans);
-}
+/* polc_cg needs' and polc_needs' bits of the file DFA's channels */
+#define POLC_FILE_CHANS ((1u << POLC_NCHAN) - 1)
 
 /* The policy's window (polc_fast), NULL for an id past the map. */
 static __always_inline struct polc_fast *fast_of(__u32 policy)
@@ -1411,7 +1406,16 @@ int BPF_PROG(polc_file_open, struct file *file, int ret)
 {
 	if (ret)
 		return ret;
-	__u32 fmode = file->f_mode, flags = file->f_flags;
+	__u32 fmode = file->f_mode;
+	/* every open on the machine passes here: one that cannot leave a
+	 * cgroup (no write) and that no policy loaded since the enforcer's
+	 * install decides (polc_needs; unreadable: decided) needs no cgroup
+	 * lookup. While none decides any file channel (AlwaysAllow's) that
+	 * is known before the open's channels are worked out. */
+	__u32 z = 0, *loaded = bpf_map_lookup_elem(&polc_needs, &z);
+	if (!(fmode & FMODE_WRITE) && loaded && !(*loaded & POLC_FILE_CHANS))
+		return 0;
+	__u32 flags = file->f_flags;
 	__u32 c0, c1;
 	/* an exec open: 6.1 marks it in f_flags (__FMODE_EXEC), not f_mode */
 	int exec = (fmode & FMODE_EXEC) || (flags & FMODE_EXEC);
@@ -1441,10 +1445,8 @@ int BPF_PROG(polc_file_open, struct file *file, int ret)
 		c1 = (fmode & FMODE_WRITE) ? wch : c0;
 	}
 	__u32 chans = (1u << c0) | (1u << c1) | (exec ? 1u << POLC_CH_EXEC : 0);
-	/* every open on the machine passes here: one no loaded policy decides
-	 * (AlwaysAllow's, or every open but writes under a write-only policy)
-	 * and that cannot leave a cgroup needs no cgroup lookup */
-	if (!(fmode & FMODE_WRITE) && !loaded_deciding(chans))
+	/* or every open but writes under a write-only policy */
+	if (!(fmode & FMODE_WRITE) && loaded && !(*loaded & chans))
 		return 0;
 	const struct polc_cg *cg = cg_of_current();
 	if (!cg)
