@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/ioctl.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
@@ -30,6 +31,7 @@
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/syscall.h>
+#include <sys/time.h>
 #include <unistd.h>
 
 #define OVERLAYFS_MAGIC 0x794c7630
@@ -341,24 +343,40 @@ int world_make_path(const char *path, bool exec, bool dir, op_result *r)
 
 /* ---- network ---- */
 
-/* An IPv6 address gets its local route from the kernel's DAD work, run
- * later even with IFA_F_NODAD; on a busy host a probe that came first saw
- * ENETUNREACH instead of the verdict. A UDP connect asks for that route. */
+/* An IPv6 address becomes local when the kernel's DAD work inserts its
+ * local route, later even with IFA_F_NODAD; on a busy host a probe that came
+ * first saw ENETUNREACH instead of the verdict. A UDP connect is no test:
+ * the /128 prefix route on lo, there at once, satisfies it while a TCP SYN
+ * to the address still finds it not local. So wait until a TCP connect to
+ * an unused port is answered by this stack: refused (or accepted). */
+static int tcp_answers(const struct sockaddr_in6 *sa)
+{
+	int s = socket(AF_INET6, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (s < 0)
+		return -1;
+	struct timeval tv = { .tv_usec = 200000 };   /* bounds connect */
+	setsockopt(s, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
+	int rc = connect(s, (const struct sockaddr *)sa, sizeof *sa);
+	int err = errno;
+	close(s);
+	return rc == 0 || err == ECONNREFUSED;
+}
+
 static int wait_routable(const unsigned char *addr, op_result *r)
 {
 	struct sockaddr_in6 sa = { .sin6_family = AF_INET6, .sin6_port = htons(9) };
 	memcpy(&sa.sin6_addr, addr, 16);
-	for (int i = 0; i < 5000; i++) {
-		int s = socket(AF_INET6, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-		if (s < 0)
+	struct timespec t0, t;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (t = t0; t.tv_sec - t0.tv_sec < 5; clock_gettime(CLOCK_MONOTONIC, &t)) {
+		int ok = tcp_answers(&sa);
+		if (ok < 0)
 			return fail(r, "socket: %s", strerror(errno));
-		int rc = connect(s, (struct sockaddr *)&sa, sizeof sa);
-		close(s);
-		if (rc == 0)
+		if (ok)
 			return 0;
 		usleep(1000);
 	}
-	return fail(r, "address on lo: no route after 5 s");
+	return fail(r, "address on lo: not local after 5 s");
 }
 
 int world_add_addr(int family, const unsigned char *addr, op_result *r)
