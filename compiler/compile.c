@@ -337,16 +337,15 @@ static void lower_syscall(lowering *L, const ast_stmt *st, ir_action act, const 
 		buf_init(&missing[a]);
 	for (size_t i = 0; i < st->names.n; i++) {
 		const ast_word *w = &st->names.v[i];
-		int nr[IR_NARCH];
-		bool any = false;
+		int nr[IR_NARCH], every[IR_NARCH];
+		bool any = false, elsewhere = false;
+		sys_resolve_abis(w->s, every);
 		for (int a = 0; a < IR_NARCH; a++) {
-			nr[a] = (L->p->arches & IR_ARCH_BIT(a)) ? sys_resolve((ir_arch)a, w->s) : -1;
+			nr[a] = (L->p->arches & IR_ARCH_BIT(a)) ? every[a] : -1;
 			any |= nr[a] >= 0;
+			elsewhere |= every[a] >= 0;
 		}
 		if (!any) {
-			bool elsewhere = false;
-			for (int a = 0; a < IR_NARCH; a++)
-				elsewhere |= sys_resolve((ir_arch)a, w->s) >= 0;
 			if (elsewhere) {
 				diag_note(d, w->loc, "syscall '%s' does not exist on the policy's architectures; statement skipped", w->s);
 				continue;

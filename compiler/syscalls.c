@@ -39,16 +39,27 @@ static void index_byname(void)
 		strset_add(&byname, polc_systab_byname[i].name);
 }
 
-/* seccomp_syscall_resolve_name_arch(), from the table when it holds the name */
+/* name's entry in polc_systab_byname, or -1 (absent, or not libseccomp's table) */
+static long byname_index(const char *name)
+{
+	if (!table_ok())
+		return -1;
+	pthread_once(&byname_once, index_byname);
+	return strset_find(&byname, name);
+}
+
+/* seccomp_syscall_resolve_name_arch(), from the table when it holds the
+ * name (its entry i, from byname_index) */
+static int lib_resolve_at(ir_arch a, const char *name, long i)
+{
+	if (i >= 0)
+		return polc_systab_byname[i].nr[a];
+	return seccomp_syscall_resolve_name_arch(scmp_arch(a), name);
+}
+
 static int lib_resolve_name(ir_arch a, const char *name)
 {
-	if (table_ok()) {
-		pthread_once(&byname_once, index_byname);
-		long i = strset_find(&byname, name);
-		if (i >= 0)
-			return polc_systab_byname[i].nr[a];
-	}
-	return seccomp_syscall_resolve_name_arch(scmp_arch(a), name);
+	return lib_resolve_at(a, name, byname_index(name));
 }
 
 /* i386 names that libseccomp resolves to a pseudo number (the socket and
@@ -59,9 +70,9 @@ typedef struct { const char *name; uint32_t nr; } direct_nr;
 static direct_nr i386_direct[64];
 static size_t ni386_direct;
 
-int sys_resolve(ir_arch a, const char *name)
+/* sys_resolve's answer given libseccomp's (nr) */
+static int resolved(ir_arch a, const char *name, int nr)
 {
-	int nr = lib_resolve_name(a, name);
 	if (nr < 0 && a == IR_ARCH_I386) {
 		pthread_once(&once, build);
 		for (size_t i = 0; i < ni386_direct; i++)
@@ -69,6 +80,18 @@ int sys_resolve(ir_arch a, const char *name)
 				return (int)i386_direct[i].nr;
 	}
 	return nr < 0 ? -1 : nr;
+}
+
+int sys_resolve(ir_arch a, const char *name)
+{
+	return resolved(a, name, lib_resolve_name(a, name));
+}
+
+void sys_resolve_abis(const char *name, int nr[IR_NARCH])
+{
+	long i = byname_index(name);
+	for (int a = 0; a < IR_NARCH; a++)
+		nr[a] = resolved((ir_arch)a, name, lib_resolve_at((ir_arch)a, name, i));
 }
 
 int sys_multiplexed(ir_arch a, uint32_t nr)
