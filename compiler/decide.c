@@ -247,15 +247,28 @@ static bool closes_uring(const ir_stmt *s)
 	       !s->u.net.has_addr && !s->u.net.has_port;
 }
 
-bool ir_implied(const ir_policy *p, const char *sysname, ir_implied_action *out)
+ir_implies ir_implied_kind(const char *sysname)
 {
 	if (*sysname != 'c' && *sysname != 'i')
-		return false;      /* most names, at a glance */
-	bool clone3 = !strcmp(sysname, "clone3");
-	bool uring = !strncmp(sysname, "io_uring_", 9) && (!strcmp(sysname + 9, "setup") ||
-			 !strcmp(sysname + 9, "enter") || !strcmp(sysname + 9, "register"));
-	if (!clone3 && !uring)
+		return IR_IMPLIES_NONE;      /* most names, at a glance */
+	if (!strcmp(sysname, "clone3"))
+		return IR_IMPLIES_CLONE3;
+	if (!strncmp(sysname, "io_uring_", 9) && (!strcmp(sysname + 9, "setup") ||
+	    !strcmp(sysname + 9, "enter") || !strcmp(sysname + 9, "register")))
+		return IR_IMPLIES_URING;
+	return IR_IMPLIES_NONE;
+}
+
+bool ir_implied(const ir_policy *p, const char *sysname, ir_implied_action *out)
+{
+	return ir_implied_of(p, ir_implied_kind(sysname), out);
+}
+
+bool ir_implied_of(const ir_policy *p, ir_implies kind, ir_implied_action *out)
+{
+	if (kind != IR_IMPLIES_CLONE3 && kind != IR_IMPLIES_URING)
 		return false;
+	bool clone3 = kind == IR_IMPLIES_CLONE3;
 	for (int d = 0; d < IR_NDOMAIN; d++)
 		for (size_t i = 0; i < p->dom[d].n; i++) {
 			const ir_stmt *s = &p->dom[d].v[i];

@@ -214,6 +214,12 @@ typedef struct {
 	const ir_stmt *by;
 } ir_implied_action;
 bool ir_implied(const ir_policy *p, const char *sysname, ir_implied_action *out);
+/* ir_implied in two steps, for a caller asking about many names: the kind
+ * of implication sysname can carry (IR_IMPLIES_NONE for most), then the
+ * policy's answer for that kind (the same for every name of it). */
+typedef enum { IR_IMPLIES_NONE, IR_IMPLIES_CLONE3, IR_IMPLIES_URING, IR_NIMPLIES } ir_implies;
+ir_implies ir_implied_kind(const char *sysname);
+bool ir_implied_of(const ir_policy *p, ir_implies kind, ir_implied_action *out);
 /* Can an io_uring opcode do what syscall `sysname` does (Linux 6.1/6.18)? */
 bool ir_uring_performs(const char *sysname);
 

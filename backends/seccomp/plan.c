@@ -488,6 +488,10 @@ typedef struct {
 	srclist *scratch;      /* sys_part's and dom_part's source lists (emptied
 	                          after each use, their room kept) */
 	struct ir_arena *mem;  /* the plan's: the ordered rules */
+	/* ir_implied's answers, asked once per kind (every ABI's clone3 and
+	 * io_uring calls get the same) */
+	bool implies[IR_NIMPLIES];
+	ir_implied_action implied[IR_NIMPLIES];
 } ctx;
 
 static int cmp_u64(const void *x, const void *y)
@@ -688,8 +692,9 @@ static int sys_part(const ctx *c, ir_arch a, uint32_t nr, const char *name, part
 		else if (src_from(s, &one, 1, a, sy->arg32, c->lib))
 			rc = fail_big(c, st->loc, name);
 	}
-	ir_implied_action imp;
-	if (!rc && ir_implied(c->p, name, &imp)) {
+	ir_implies kind = ir_implied_kind(name);
+	if (!rc && c->implies[kind]) {
+		const ir_implied_action imp = c->implied[kind];
 		/* a deny after every written statement (stable sort: it loses
 		 * ties to them), as ir_decide has it */
 		cconj always = { NULL, 0 };
@@ -915,9 +920,8 @@ static size_t candidates(const ctx *c, ir_arch a, uint32_t **out)
 	static const char *const implied[] = { "clone3", "io_uring_setup", "io_uring_enter",
 					       "io_uring_register" };
 	for (size_t i = 0; i < sizeof implied / sizeof *implied; i++) {
-		ir_implied_action imp;
 		int nr = sys_resolve(a, implied[i]);
-		if (nr >= 0 && ir_implied(c->p, implied[i], &imp)) {
+		if (nr >= 0 && c->implies[ir_implied_kind(implied[i])]) {
 			xgrow(&v, &cap, n + 1, sizeof *v);
 			v[n++] = (uint32_t)nr;
 		}
@@ -942,8 +946,11 @@ int sc_plan_build_for(const ir_policy *p, bool allow_partial, bool libseccomp, d
 	memset(out, 0, sizeof *out);
 	out->mem = arena_new();
 	srclist scratch[2] = { { 0 } };
-	ctx c = { p, allow_partial, d, ir_effective(p, p->defaults[IR_SYSCALL]), libseccomp, NULL, 0,
-		  scratch, out->mem };
+	ctx c = { .p = p, .allow_partial = allow_partial, .d = d,
+		  .sysdef = ir_effective(p, p->defaults[IR_SYSCALL]), .lib = libseccomp,
+		  .scratch = scratch, .mem = out->mem };
+	for (int k = 0; k < IR_NIMPLIES; k++)
+		c.implies[k] = ir_implied_of(p, (ir_implies)k, &c.implied[k]);
 	out->def = c.sysdef;
 	if (c.sysdef.verdict == IR_DENY)
 		out->def.err = ENOSYS;  /* unknown syscalls; known ones get rules */
