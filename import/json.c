@@ -48,13 +48,18 @@ static yaml_mark_t mark_at(const jr *r, const char *at)
  * (libyaml takes a tab for a blank only in a flow collection). */
 static void ws(jr *r)
 {
-	const char *p = r->p;
-	for (; p < r->e; p++) {
-		if (*p == '\n') {
+	const char *p = r->p, *e = r->e;
+	for (;;) {
+		while (p < e && *p == ' ')   /* indentation: most of them */
+			p++;
+		if (p < e && *p == '\n') {
 			r->line++;
-			r->ls = p + 1;
-		} else if (*p != ' ' && (*p != '\t' || !r->depth))
+			r->ls = ++p;
+		} else if (p < e && *p == '\t' && r->depth) {
+			p++;
+		} else {
 			break;
+		}
 	}
 	r->p = p;
 }
@@ -351,6 +356,11 @@ bool json_load_yaml(const char *text, size_t len, import_doc *d)
 	memcpy(r.values, text, len);
 	/* never NULL: an empty collection's children are items + off */
 	xgrow(&r.scratch, &r.scap, 256, sizeof *r.scratch);
+	/* room for a pretty-printed document's nodes at once (about one in 16
+	 * bytes; they still grow past it) */
+	r.ncap = len / 16 + 64;
+	r.nodes = xmalloc(r.ncap * sizeof *r.nodes);
+	r.spans = xmalloc(r.ncap * sizeof *r.spans);
 	xgrow(&r.items, &r.icap, 16, sizeof *r.items);
 	xgrow(&r.pairs, &r.pcap, 16, sizeof *r.pairs);
 	bool ok = value(&r) != 0;
