@@ -185,6 +185,12 @@ bool sys_known(ir_arch a, uint32_t nr)
 	return sys_name(a, a == IR_ARCH_X32 ? nr | IR_X32_SYSCALL_BIT : nr, NULL, 0);
 }
 
+const uint8_t *sys_known_table(ir_arch a)
+{
+	pthread_once(&once, build);
+	return known[a];
+}
+
 const char *const *sys_names(size_t *n)
 {
 	pthread_once(&once, build);

@@ -29,6 +29,8 @@ int sys_resolve(ir_arch a, const char *name);     /* -1 if absent */
 /* sys_resolve() of name on every ABI, the name looked up once */
 void sys_resolve_abis(const char *name, int nr[IR_NARCH]);
 bool sys_known(ir_arch a, uint32_t nr);           /* in the table? */
+/* sys_known() of ABI a's numbers 0..1023 (x32: with its bit) as a table */
+const uint8_t *sys_known_table(ir_arch a);
 /* The syscall (socketcall 102 or ipc 117) that also reaches direct syscall
  * nr of arch a, multiplexed (libseccomp adds each rule for nr there too);
  * -1 when nr has no multiplexed form. */

@@ -888,11 +888,11 @@ static size_t candidates(const ctx *c, ir_arch a, uint32_t **out)
 	size_t n = 0, cap = 0;
 	uint32_t *v = NULL;
 	if (c->sysdef.verdict == IR_DENY) {
+		const uint8_t *known = sys_known_table(a);
+		v = xmalloc(1024 * sizeof *v);
 		for (uint32_t i = 0; i < 1024; i++)
-			if (sys_known(a, base + i)) {
-				xgrow(&v, &cap, n + 1, sizeof *v);
+			if (known[i])
 				v[n++] = base + i;
-			}
 		*out = v;
 		return n;
 	}
