@@ -529,22 +529,10 @@ static void put_action(buf *out, const act *a)
 	}
 }
 
-/* v in decimal (buf_printf's "%llu" without the formatter: an import
- * prints a few of these per entry). */
-static void put_dec(buf *out, uint64_t v)
-{
-	char d[20];
-	size_t n = sizeof d;
-	do
-		d[--n] = (char)('0' + v % 10);
-	while (v /= 10);
-	buf_put(out, d + n, sizeof d - n);
-}
-
 static void put_num(buf *out, uint64_t v)
 {
 	if (v < 4096)
-		put_dec(out, v);
+		buf_put_dec(out, (long long)v);
 	else
 		buf_printf(out, "0x%llx", (unsigned long long)v);
 }
@@ -613,9 +601,9 @@ static void emit_entry(const target *t, const entry *e, size_t idx, buf *out)
 	buf_puts(out, "\n\t# ");
 	buf_puts(out, t->label);
 	buf_puts(out, "[");
-	put_dec(out, idx);
+	buf_put_dec(out, (long long)idx);
 	buf_puts(out, "] (line ");
-	put_dec(out, (uint64_t)e->line);   /* a line number: never negative */
+	buf_put_dec(out, e->line);
 	buf_puts(out, "): ");
 	src_comment(out, e->a.text);
 	if (e->a.kind == ACT_ERRNO)
