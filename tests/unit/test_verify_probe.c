@@ -13,10 +13,7 @@
 #include <string.h>
 #include <sys/syscall.h>
 #include <arpa/inet.h>
-#include <net/if.h>
-#include <sched.h>
 #include <stdio.h>
-#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -150,19 +147,10 @@ static void test_probes_cover_boundaries(void **state)
  * connect to it is refused by this stack, never ENETUNREACH (the local
  * route comes from the kernel's DAD work, after the address; a UDP connect
  * was satisfied by the prefix route first: 3-4 of 300 fresh addresses
- * failed so on this host). In a network namespace of a child's own. */
+ * failed so on this host). In a child, inside the probes' own world
+ * (world_enter: private namespaces, lo up). */
 static int addrs_not_local(int n)
 {
-	int s = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-	struct ifreq ifr;
-	memset(&ifr, 0, sizeof ifr);
-	strcpy(ifr.ifr_name, "lo");
-	if (s < 0 || ioctl(s, SIOCGIFFLAGS, &ifr) < 0)
-		return -1;
-	ifr.ifr_flags |= IFF_UP;
-	if (ioctl(s, SIOCSIFFLAGS, &ifr) < 0)
-		return -1;
-	close(s);
 	int bad = 0;
 	for (int i = 1; i <= n; i++) {
 		struct sockaddr_in6 sa = { .sin6_family = AF_INET6, .sin6_port = htons(80) };
@@ -189,7 +177,9 @@ static void test_added_ipv6_address_is_local(void **state)
 	pid_t pid = fork();
 	assert_true(pid >= 0);
 	if (pid == 0) {
-		if (unshare(CLONE_NEWNET) < 0)
+		op_result r;
+		memset(&r, 0, sizeof r);
+		if (world_enter(&r) < 0)
 			_exit(77);
 		int bad = addrs_not_local(300);
 		_exit(bad < 0 ? 2 : bad > 0 ? 1 : 0);
