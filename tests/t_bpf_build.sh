@@ -17,6 +17,8 @@ policy web {
   deny capability sys_admin;
   deny network connect to 169.254.169.254/32;
   deny mount fstype proc;
+  deny network raw;
+  deny network packet;
 }
 P
 $POLC build --target bpf -o "$t/a.bpfpol" "$t/p.pol" || fail "build"
@@ -37,6 +39,22 @@ $POLC build --target bpf -o "$t/s.bpfpol" "$t/s.pol" 2>"$t/err"; rc=$?
 [ $rc = 1 ] || fail "syscall statement: exit $rc, want 1"
 grep -q 's.pol:2:3: error: .*BPF LSM does not see syscall arguments; use seccomp' "$t/err" ||
 	{ cat "$t/err"; fail "syscall refusal message"; }
+
+# A connect deny holds only where no packet carries its own destination
+# (raw and packet sockets, CAP_NET_RAW): refused as partial until the
+# policy closes that route, by the capability or by the sockets
+printf 'policy r {\n  deny network connect to 169.254.169.254/32;\n}\n' >"$t/r.pol"
+$POLC build --target bpf -o "$t/r.bpfpol" "$t/r.pol" 2>"$t/err"; rc=$?
+[ $rc = 1 ] || fail "connect deny with raw packets left: exit $rc, want 1"
+grep -q 'r.pol:2:3: error: target bpf cannot enforce this statement exactly: a process with CAP_NET_RAW sends packets that carry their own destination' "$t/err" ||
+	{ cat "$t/err"; fail "raw-packet refusal message"; }
+[ -e "$t/r.bpfpol" ] && fail "a refused build wrote its output"
+printf 'policy r {\n  deny network connect to 169.254.169.254/32;\n  deny capability net_raw;\n}\n' >"$t/r.pol"
+$POLC build --target bpf -o "$t/r.bpfpol" "$t/r.pol" 2>"$t/err" || { cat "$t/err"; fail "net_raw denied: still refused"; }
+printf 'policy r {\n  deny network connect to 169.254.169.254/32;\n  deny network raw;\n}\n' >"$t/r.pol"
+$POLC build --target bpf -o "$t/r2.bpfpol" "$t/r.pol" 2>"$t/err" && fail "packet sockets left: built"
+printf 'policy r {\n  default deny network;\n  allow network tcp;\n}\n' >"$t/r.pol"
+$POLC build --target bpf -o "$t/r3.bpfpol" "$t/r.pol" 2>"$t/err" || { cat "$t/err"; fail "default deny leaving no raw socket: refused"; }
 
 # a corrupted bundle is refused before anything is loaded
 cp "$t/a.bpfpol" "$t/c.bpfpol"

@@ -101,7 +101,7 @@ expect dirty-pipe-mitigation apparmor none
 expect disallow-write-core-pattern apparmor partial  # a file deny; sys_admin not denied: detached mounts
 expect disable-cap-chown apparmor exact
 expect disallow-metadata-service apparmor none # addresses: bpf only
-expect disallow-metadata-service bpf exact
+expect disallow-metadata-service bpf partial   # raw packets: net_raw not denied
 expect always-allow seccomp exact              # vacuously
 expect runtime-default apparmor partial        # files yes, syscalls no
 n=$(support disallow-write-core-pattern seccomp)

@@ -1,6 +1,9 @@
 /* bpf_backend.c - backend_bpf: what the BPF LSM enforcer mediates
  * (classify) and the bundle / JSON artifact (emit). The enforcer program
  * is fixed; a policy is only data (bundle.h). */
+#include <linux/capability.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 #include "../backend.h"
 #include "bundle.h"
 #include "run.h"
@@ -44,6 +47,54 @@ static support classify_mount(const ir_policy *p, const ir_stmt *s)
 		   "be changed; enforce with seccomp too");
 }
 
+/* A packet can carry its own destination: a raw socket writing its own IP
+ * header (IPPROTO_RAW, IP_HDRINCL, IPV6_HDRINCL) is routed by the send's
+ * address, which the enforcer decides, but goes where its header says, and
+ * an AF_PACKET socket writes a whole frame that no hook reads (vm/t_bypass:
+ * net_via raw-hdrincl reaches 169.254.169.254 under
+ * disallow-metadata-service). Both need CAP_NET_RAW and a raw or packet
+ * socket: a policy that denies the capability, or creating every such
+ * socket, leaves no such route. */
+static bool raw_packets_closed(const ir_policy *p)
+{
+	ir_event cap = { .domain = IR_CAPABILITY, .u.cap.cap = CAP_NET_RAW };
+	if (ir_decide(p, &cap).verdict >= IR_DENY)
+		return true;
+	static const int raw[][3] = {
+		{ AF_INET, SOCK_RAW, IPPROTO_RAW }, { AF_INET, SOCK_RAW, IPPROTO_UDP },
+		{ AF_INET6, SOCK_RAW, IPPROTO_RAW }, { AF_INET6, SOCK_RAW, IPPROTO_UDP },
+		{ AF_PACKET, SOCK_RAW, 0 }, { AF_PACKET, SOCK_DGRAM, 0 },
+	};
+	for (size_t i = 0; i < sizeof raw / sizeof raw[0]; i++) {
+		ir_event ev = { .domain = IR_NETWORK };
+		ev.u.net.op = IR_NET_CREATE;
+		ev.u.net.family = raw[i][0];
+		ev.u.net.type = raw[i][1];
+		ev.u.net.protocol = raw[i][2];
+		if (ir_decide(p, &ev).verdict < IR_DENY)
+			return false;
+	}
+	return true;
+}
+
+#define RAW_PACKETS_PARTIAL \
+	"a process with CAP_NET_RAW sends packets that carry their own destination (a raw " \
+	"socket with its own IP header, an AF_PACKET socket), which no hook reads; deny " \
+	"capability net_raw (or creating raw and packet sockets) to make it exact"
+
+/* A deny on where traffic goes (connect or send, to an address or port) is
+ * only as good as the closing of the raw-packet route. Socket creation and
+ * bind, listen and accept are decided on the socket itself. */
+static support classify_network(const ir_policy *p, const ir_stmt *s)
+{
+	const ir_network *n = &s->u.net;
+	bool sends = n->op == IR_NET_CONNECT || n->op == IR_NET_SEND ||
+		     (n->op == IR_NET_ANYOP && (n->has_addr || n->has_port));
+	if (!sends || ir_effective(p, s->action).verdict < IR_DENY || raw_packets_closed(p))
+		return sup(SUPPORT_EXACT, NULL);
+	return sup(SUPPORT_PARTIAL, RAW_PACKETS_PARTIAL);
+}
+
 static support bpf_classify(const ir_policy *p, const ir_stmt *s)
 {
 	switch (s->domain) {
@@ -64,7 +115,7 @@ static support bpf_classify(const ir_policy *p, const ir_stmt *s)
 				   "without its target path");
 		return classify_mount(p, s);
 	case IR_NETWORK:
-		return sup(SUPPORT_EXACT, NULL);
+		return classify_network(p, s);
 	case IR_SIGNAL:
 		if (s->u.signal.peer)
 			return sup(SUPPORT_PARTIAL, "BPF processes carry no label to match "
@@ -79,9 +130,11 @@ static support bpf_classify(const ir_policy *p, const ir_stmt *s)
 /* A default covers every event of its domain (backend.h). */
 static support bpf_classify_default(const ir_policy *p, ir_domain dom)
 {
-	(void)p;
 	if (dom == IR_SYSCALL)
 		return sup(SUPPORT_NONE, "BPF LSM does not see syscalls; use seccomp");
+	if (dom == IR_NETWORK && ir_effective(p, p->defaults[dom]).verdict >= IR_DENY &&
+	    !raw_packets_closed(p))
+		return sup(SUPPORT_PARTIAL, RAW_PACKETS_PARTIAL);
 	return sup(SUPPORT_EXACT, NULL);
 }
 

@@ -55,6 +55,7 @@ policy lab {
   deny exec "/usr/bin/id";
   deny capability chown;
   deny network connect to 10.9.9.9/32;
+  deny capability net_raw;   # else the connect deny is partial (raw packets)
 }
 EOF
 sed -e 's/policy lab {/policy watch {\n  mode audit;/' $T/p.pol >$T/a.pol

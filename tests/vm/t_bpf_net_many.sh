@@ -26,6 +26,7 @@ ip link set lo up
 	i=0
 	while [ $i -lt 2999 ]; do echo "  deny network tcp connect port $((20000 + i));"; i=$((i + 1)); done
 	echo "  deny network tcp connect port 30000;"
+	echo "  deny capability net_raw;"   # else the port denies are partial (raw packets)
 	echo "}"
 } >$T/p.pol
 cat >$T/probe.py <<'EOF'
@@ -56,8 +57,8 @@ probe() {
 }
 mv $T/p.pol $T/many.pol
 probe many
-printf 'policy first {\n  deny network tcp connect port 30000;\n  allow network tcp connect;\n}\n' >$T/first.pol
-printf 'policy last {\n  allow network tcp connect;\n  deny network tcp connect port 30000;\n}\n' >$T/last.pol
+printf 'policy first {\n  deny network tcp connect port 30000;\n  allow network tcp connect;\n  deny capability net_raw;\n}\n' >$T/first.pol
+printf 'policy last {\n  allow network tcp connect;\n  deny network tcp connect port 30000;\n  deny capability net_raw;\n}\n' >$T/last.pol
 printf 'policy dflt {\n  default deny network;\n  allow network tcp;\n  deny network tcp connect port 30000;\n}\n' >$T/dflt.pol
 for p in first last dflt; do probe $p; done
 lab_release_enforcer >/dev/null 2>&1

@@ -1,6 +1,6 @@
 #!/bin/sh
 # A policy beyond the BPF enforcer's old fixed limits is enforced whole by
-# the BPF LSM in the kernel lab (Debian 6.1): 70,002 statements (decision
+# the BPF LSM in the kernel lab (Debian 6.1): 70,003 statements (decision
 # words once named 65,535 at most) and a file DFA of more than 32,767
 # distinct decisions (the old accept-entry limit). The statements with ids
 # 69,999 (a file write denied with errno 4095, the widest errno), 70,000 (an
@@ -24,7 +24,8 @@ if [ "${1:-}" != --inside ]; then
 		for (i = 0; i < 69999; i++) printf "  deny file \"%s/s/%d\" write;\n", T, i
 		printf "  deny errno 4095 file \"%s/lab/last\" write;\n", T
 		printf "  deny exec \"%s/lab/bin\";\n", T
-		print "  deny network tcp connect port 30000;"; print "}" }' >"$H/p.pol"
+		print "  deny network tcp connect port 30000;"
+		print "  deny capability net_raw;"; print "}" }' >"$H/p.pol"
 	"$POLC" build --target bpf "$H/p.pol" -o "$H/p.bpfpol" || { echo "FAIL build"; exit 1; }
 	. "$SRC/tests/vm/lab.sh"
 	in_lab --timeout 240 --env POLC="$POLC" --env SRC="$SRC" --env H="$H" \
@@ -57,7 +58,7 @@ w = lambda i: struct.unpack_from("<I", d, 88 + 4 * i)[0]
 print("nstmts", w(4)); print("file-entries", w(5 + 8 + 64 + 2 + 1 + 2 + 3))
 EOF
 cat $T/hdr
-check "statements" 70002 "$(got nstmts $T/hdr)"
+check "statements" 70003 "$(got nstmts $T/hdr)"
 [ "$(got file-entries $T/hdr)" -gt 32767 ] && echo "ok   more than 32,767 file DFA entries" ||
 	{ echo "FAIL file DFA entries: $(got file-entries $T/hdr)"; bad=1; }
 

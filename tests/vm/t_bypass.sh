@@ -85,6 +85,8 @@ policy bpnet {
   deny network connect tcp port 8443;
 }
 P
+# bpnet with CAP_NET_RAW denied: no packet can carry its own destination
+sed 's/^policy bpnet {/policy bpnetraw {\n  deny capability net_raw;/' $T/bpnet.pol >$T/bpnetraw.pol
 # a closed file domain: a path the walk cannot finish decides as the default
 cat >$T/bpclosed.pol <<P
 policy bpclosed {
@@ -95,7 +97,7 @@ P
 
 # Load each policy once per backend: BPF into its own cgroup, AppArmor as a
 # profile of the same name.
-for p in bp bpsa bpnet bpclosed; do
+for p in bp bpsa bpnet bpnetraw bpclosed; do
 	$POLC build --target bpf --allow-partial -o $T/$p.bpfpol $T/$p.pol 2>$T/$p.bpf.warn ||
 		{ echo "FAIL: build bpf $p: $(cat $T/$p.bpf.warn)"; exit 1; }
 	mkdir -p /sys/fs/cgroup/polc-bp-$p
@@ -271,9 +273,21 @@ done
 both tcp-port-connect4-bpnet bpnet EPERM ECONNREFUSED unshare -n sh $T/w/net.sh $B/net_via connect4 127.0.0.1 8443
 both tcp-port-mptcp-bpnet bpnet EPERM ECONNREFUSED unshare -n sh $T/w/net.sh $B/net_via mptcp 127.0.0.1 8443
 both tcp-port-other-bpnet bpnet ECONNREFUSED ECONNREFUSED unshare -n sh $T/w/net.sh $B/net_via mptcp 127.0.0.1 8444
+# -- a packet that carries its own destination: a raw socket writing its own
+# IP header is routed by the send's address (127.0.0.1, allowed) and
+# delivered to the header's (the metadata address). No hook reads the
+# header, so with CAP_NET_RAW left the build calls bpnet's connect denies
+# partial and says why; with it denied (bpnetraw) no raw socket is made --
+both raw-hdrincl-bpnet bpnet ok ok unshare -n sh $T/w/net.sh $B/net_via raw-hdrincl $M 53
+both raw-hdrincl-bpnetraw bpnetraw EPERM EPERM unshare -n sh $T/w/net.sh $B/net_via raw-hdrincl $M 53
+n=$((n + 1))
+grep -q "bpnet.pol:.*only partially: a process with CAP_NET_RAW" $T/bpnet.bpf.warn &&
+	! grep -q "CAP_NET_RAW" $T/bpnetraw.bpf.warn &&
+	echo "attempt build-says-partial-raw bpf bpnet ok" ||
+	{ bad=$((bad + 1)); echo "attempt build-says-partial-raw bpf bpnet FAIL: $(cat $T/bpnet.bpf.warn)"; }
 
 $POLC unload
-for p in bp bpsa bpnet bpclosed; do apparmor_parser -R $T/$p.profile; done
+for p in bp bpsa bpnet bpnetraw bpclosed; do apparmor_parser -R $T/$p.profile; done
 echo "attempts: $n, unexpected: $bad"
 [ -s $T/stderr ] && sed 's/^/stderr: /' $T/stderr | sort | uniq -c | head -40
 [ $bad = 0 ] && echo ALL-OK
