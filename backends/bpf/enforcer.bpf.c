@@ -801,6 +801,30 @@ static __always_inline __u64 put_short_name(struct pathbuf *pb, __u64 pos, __u64
 	return slash;
 }
 
+/* Whether the len bytes at pb->p[at] (at + len <= POLC_PATH_MAX) hold a
+ * '/': eight at a time (a word XORed with "////////" has a zero byte
+ * there), the bytes past the name masked off. Only a pseudo file's name can:
+ * memfd_create takes any bytes, and "memfd:x/bin/t" named "/memfd:x/bin/t"
+ * would be decided as a file t in a directory /memfd:x/bin, which a glob
+ * for every bin directory one level down matches. */
+static __always_inline int name_has_slash(struct pathbuf *pb, __u32 at, __u32 len)
+{
+	__u64 hit = 0;
+#pragma clang loop unroll(disable)
+	for (__u32 k = 0; k < (NAME_MAX_ + 7) / 8; k++) {
+		if (k * 8 >= len)
+			break;
+		__u64 v = *u64_at(&pb->p[(at + k * 8) & (POLC_PATH_MAX - 1)]) ^
+			  0x2f2f2f2f2f2f2f2fULL;
+		__u64 z = (v - 0x0101010101010101ULL) & ~v & 0x8080808080808080ULL;
+		__u32 left = len - k * 8;
+		if (left < 8)
+			z &= (1ULL << (left * 8)) - 1;
+		hit |= z;
+	}
+	return hit != 0;
+}
+
 /* A dentry's parent, name and name length, and in q[0..3] the 32 bytes of
  * its short name (d_iname) when *name points there and *len < INAME_LEN
  * (*inl 1): one read where d_name follows d_parent and d_iname lies
@@ -993,7 +1017,12 @@ static long dwalk_step(__u64 i, void *vctx)
 	pb->pos = pos;
 	x->dentry = parent;
 	if (pseudo) {
-		x->done = 1;
+		/* a pseudo file's name with a '/' (memfd_create takes any bytes)
+		 * cannot be had without looking like a path: fail closed */
+		if (name_has_slash(pb, pos + 1, len))
+			x->fail = 1;
+		else
+			x->done = 1;
 		return 1;
 	}
 	return dwalk_at_root(x, pb);

@@ -4,11 +4,17 @@
  *   execveat   execveat(open(PATH, O_PATH), "", AT_EMPTY_PATH)
  *   ldso       the dynamic loader runs it: ld.so PATH (a path-based LSM
  *              sees only ld.so's exec and PATH's read and mmap)
+ * exec_via memfd PATH NAME - PATH's bytes copied into memfd_create(NAME),
+ *   run by fexecve (execveat(fd, "", AT_EMPTY_PATH)): the kernel names the
+ *   file "memfd:NAME" on its internal mount, and NAME may hold '/'
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/sendfile.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -17,10 +23,26 @@
 #define AT_EMPTY_PATH 0x1000
 #endif
 
+/* A memfd named `name` holding the bytes of the file at p, or -1. */
+static int memfd_copy(const char *p, const char *name)
+{
+	int in = open(p, O_RDONLY | O_CLOEXEC);
+	int fd = memfd_create(name, 0);
+	struct stat st;
+	if (in < 0 || fd < 0 || fstat(in, &st) < 0 ||
+	    sendfile(fd, in, NULL, (size_t)st.st_size) != st.st_size)
+		fd = -1;
+	if (in >= 0)
+		close(in);
+	return fd;
+}
+
 int main(int argc, char **argv)
 {
-	if (argc != 3) {
-		fprintf(stderr, "usage: exec_via execve|execveat|ldso PATH\n");
+	int memfd = argc == 4 && !strcmp(argv[1], "memfd");
+	if (argc != 3 && !memfd) {
+		fprintf(stderr, "usage: exec_via execve|execveat|ldso PATH\n"
+				"       exec_via memfd PATH NAME\n");
 		return 2;
 	}
 	const char *m = argv[1], *p = argv[2];
@@ -38,6 +60,11 @@ int main(int argc, char **argv)
 			int fd = open(p, O_PATH);
 			if (fd >= 0)
 				syscall(SYS_execveat, fd, "", av, env, AT_EMPTY_PATH);
+		} else if (memfd) {
+			char *av[] = { (char *)p, NULL };
+			int fd = memfd_copy(p, argv[3]);
+			if (fd >= 0)
+				fexecve(fd, av, env);
 		} else {
 			char *av[] = { "ld.so", (char *)p, NULL };
 			execve("/lib64/ld-linux-x86-64.so.2", av, env);
