@@ -1,5 +1,6 @@
 /* loader.c - see loader.h. */
 #include "loader.h"
+#include "tripwire.h"
 #include "backends/bpf/enforcer.skel.h"
 #include "../../base/base.h"
 #include "../../base/strset.h"
@@ -411,6 +412,12 @@ static int install_enforcer(char *err, size_t n)
 		char lsms[256];
 		bpfl_load_error(err, n, -r, bpfl_lsm_active(lsms, sizeof lsms),
 				libbpf_prog_refused, libbpf_last);
+		close_enforcer_object(&eo);
+		return EXIT_SYSTEM;
+	}
+	/* Before anything is pinned or attached: the verifier kept every
+	 * callback and subprogram reference (6.1 removed a live one) */
+	if (bpft_check_object(skel->obj, err, n) < 0) {
 		close_enforcer_object(&eo);
 		return EXIT_SYSTEM;
 	}

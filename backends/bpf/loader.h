@@ -9,8 +9,9 @@
  *        name statements.
  * Promises: the cgroup entry is written last and removed first, so a
  *        cgroup is either enforced by a complete policy or not at all; if
- *        the kernel refuses the program (EPERM on hosts without BPF LSM)
- *        nothing stays pinned and the error is one line. Tasks outside
+ *        the kernel refuses the program (EPERM on hosts without BPF LSM),
+ *        or its verifier removed a callback or subprogram reference
+ *        (tripwire.h), nothing stays pinned and the error is one line. Tasks outside
  *        every enforced cgroup are never affected (the program returns
  *        before reading any policy). A program is attached once a loaded
  *        policy decides something it mediates (bpfb_needs), before that

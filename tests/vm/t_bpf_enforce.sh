@@ -5,7 +5,9 @@
 # address allowed), a process outside the cgroup is unaffected while the
 # policy is loaded, `mode audit` denies nothing but counts, status names
 # the statements, `polc run` cleans up its cgroup and unloads, and the
-# enforcer's programs are attached only when a loaded policy needs them.
+# enforcer's programs are attached only when a loaded policy needs them,
+# and installing it says nothing but the load (the verifier tripwire read
+# every program's image and found every callback reference).
 SRC=${SRC:-$(cd "$(dirname "$0")/../.." && pwd)}
 POLC=${POLC:-$SRC/${BUILD:-build}/polc}
 if [ "${1:-}" != --inside ]; then
@@ -146,7 +148,13 @@ linked() { [ -e /sys/fs/bpf/polc/link_$1 ] && echo attached || echo absent; }
 printf 'policy fo {\n  deny file "%s/lab/secret" read;\n}\n' $T >$T/fo.pol
 $POLC build --target bpf -o $T/fo.bpfpol $T/fo.pol 2>/dev/null
 mkdir -p /sys/fs/cgroup/polc-fo
-$POLC load $T/fo.bpfpol --cgroup /sys/fs/cgroup/polc-fo
+# everything unloaded: this load installs the enforcer, and the install
+# checks every program's image against what was loaded (tripwire.c):
+# nothing removed, every image read, nothing said but the load
+[ -e /sys/fs/bpf/polc ] && { echo "FAIL enforcer still pinned after unload"; bad=1; }
+$POLC load $T/fo.bpfpol --cgroup /sys/fs/cgroup/polc-fo 2>$T/install.err
+check "install: the verifier tripwire passes, silently" \
+	"polc: loaded $T/fo.bpfpol on /sys/fs/cgroup/polc-fo" "$(cat $T/install.err)"
 for p in polc_bpf polc_bpf_map polc_task_alloc polc_file_open polc_sb_umount polc_path_rename; do
 	check "file-read policy: $p" attached "$(linked $p)"
 done
