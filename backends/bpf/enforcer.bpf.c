@@ -1412,7 +1412,9 @@ int BPF_PROG(polc_path_rename, const struct path *old_dir, struct dentry *old_de
 	name_decs(&d, &o, &to);
 	__u32 ch, rch = POLC_CH_WRITE;
 	__u32 a = from.dec[POLC_CH_WRITE];
-	__u32 r = new_name_refusal(&from, &to, odir, &rch);
+	/* asked again, not odir: a value held across the walks' bpf_loops and
+	 * tested after them is one 6.1's verifier can lose (see walk_name) */
+	__u32 r = new_name_refusal(&from, &to, dentry_is_dir(old_dentry), &rch);
 	a = worse(a, POLC_CH_WRITE, r, rch, &ch);
 	__u32 b = to.dec[POLC_CH_WRITE], bch = POLC_CH_WRITE;
 	if (exchange) {
