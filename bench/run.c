@@ -481,7 +481,6 @@ static const char *const micro_tests[] = { "getppid", "openat", "stat", "read4k"
 					   "fork", "execl", "spawn" };
 #define NMICRO (sizeof micro_tests / sizeof micro_tests[0])
 
-/* The micro tests under configuration c, as series of `section`. */
 /* run_capture in a fresh cgroup one level below the root (cg_setup), as
  * every configuration's workload runs: rc 126 when placement is on and no
  * cgroup could be made. */
@@ -500,6 +499,7 @@ static int run_placed(const bench_opts *o, const argv_t *a, buf *out, double tim
 	return rc;
 }
 
+/* The micro tests under configuration c, as series of `section`. */
 static int micro_into(const bench_opts *o, const params *p, const cfg *c, bresults *r,
 		      const char *section)
 {
