@@ -371,8 +371,9 @@ int bench_main(bench_opts *o)
 		rc = -1;
 	bench_checkpoint(o, &r);
 	if ((o->vm || o->vm_only) && !o->in_lab && rc >= 0 &&
-	    (o->sections & (BS_MICRO | BS_REDIS | BS_PGBENCH | BS_SOAK | BS_HOOKS | BS_RULES | BS_TRACERS)))
-		bench_lab(o, &r);
+	    (o->sections & (BS_MICRO | BS_REDIS | BS_PGBENCH | BS_SOAK | BS_HOOKS | BS_RULES | BS_TRACERS)) &&
+	    bench_lab(o, &r) < 0)
+		rc = -1;   /* the report still says what the lab measured */
 	utc(when, sizeof when);
 	br_note(&r, env, "finished", "%s", when);
 	br_note(&r, env, "wall_seconds", "%.0f", bench_now() - t0);

@@ -324,7 +324,8 @@ static void md_scenarios(const bresults *r, buf *out)
 		buf_printf(out, "- lab: %s\n", lab);
 	else if (part)
 		buf_printf(out, "- lab: %s (a section with fewer rounds than the mode's was cut "
-			   "short by the lab's time limit; its rounds so far are reported).\n", part);
+			   "short, by the lab's time limit or an interrupt; its rounds so far "
+			   "are reported).\n", part);
 	else if (!br_get(r, "lab", "kernel"))
 		buf_puts(out, "- lab: not run (polc bench --vm runs AppArmor and BPF LSM there).\n");
 	buf_puts(out, "\n");

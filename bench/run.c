@@ -97,6 +97,23 @@ static void on_signal(int sig)
 	interrupted = 1;
 }
 
+/* SIGINT and SIGTERM end a run at its next step rather than at once: the
+ * child running (a server, the lab's runner and its qemu) is stopped by
+ * run_capture, and what was measured is still written. Killed outright,
+ * polc left the lab's qemu running until its own timeout. */
+static void catch_signals(void)
+{
+	struct sigaction sa = { .sa_handler = on_signal };
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
+
+static void release_signals(void)
+{
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+}
+
 /* ---- cgroup placement: the same for every configuration ---- */
 
 /* A container always runs in a cgroup of its own, and `polc run --target
@@ -1003,9 +1020,7 @@ int bench_workloads(const bench_opts *oo, bresults *r)
 	char *micro_copy = oo->in_lab ? micro_to_tmpfs(oo) : NULL;
 	if (micro_copy)
 		lo.micro = micro_copy;
-	struct sigaction sa = { .sa_handler = on_signal };
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	catch_signals();
 	params p = params_for(o);
 	describe_env(o, r);
 	br_note(r, NATIVE_ENV(o), "rounds", "%d", p.reps);
@@ -1043,8 +1058,7 @@ int bench_workloads(const bench_opts *oo, bresults *r)
 	configs_free(&cs);
 	cg_cleanup();
 	free(micro_copy);
-	signal(SIGINT, SIG_DFL);
-	signal(SIGTERM, SIG_DFL);
+	release_signals();
 	return interrupted ? -1 : 0;
 }
 
@@ -1148,6 +1162,7 @@ int bench_lab(const bench_opts *o, bresults *r)
 	else
 		br_note(r, "lab", "clock", "host clock (VM_ICOUNT empty): figures follow the host's load");
 	fprintf(stderr, "polc bench: the lab (qemu, up to %d s)\n", t);
+	catch_signals();
 	br_note(r, "lab", "other_qemus", "%d", count_qemus());
 	bench_stamp(r, "lab", "lab", "start");
 	buf out;
@@ -1155,6 +1170,11 @@ int bench_lab(const bench_opts *o, bresults *r)
 	child_cwd = o->srcdir;       /* the lab needs a cwd the guest sees */
 	int rc = run_capture(o, &a, &out, t + 60);
 	child_cwd = NULL;
+	release_signals();
+	if (interrupted) {
+		fprintf(stderr, "polc bench: interrupted; the lab was stopped\n");
+		rc = rc ? rc : 130;
+	}
 	bench_stamp(r, "lab", "lab", "end");
 	buf_free(&out);
 	av_free(&a);
@@ -1168,7 +1188,9 @@ int bench_lab(const bench_opts *o, bresults *r)
 		free(why);
 		rc = rc ? rc : 3;
 	} else if (rc) {
-		br_note(r, "lab", "partial.lab", "the lab exited %d; its figures so far are kept", rc);
+		br_note(r, "lab", "partial.lab", interrupted ?
+			"the run was interrupted (SIGINT or SIGTERM); the lab's figures so far are kept" :
+			"the lab exited %d; its figures so far are kept", rc);
 	}
 	diag_free(&d);
 	free(share);
