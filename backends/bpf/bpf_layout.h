@@ -277,7 +277,14 @@ struct polc_hdr {
 struct polc_cg { __u32 policy, needs; };
 struct polc_blob_key { __u32 policy, chunk; };
 struct polc_chunk { __u32 w[POLC_CHUNK_WORDS]; };
-struct polc_fast { __u32 w[POLC_FAST_WORDS]; };   /* words 0.. of a blob, zero past its end */
+/* serial: a number the loader draws for each policy it writes (never 0),
+ * after the words (written last): the enforcer's mount-prefix cache keys
+ * the DFA states it keeps by it, so a state walked in a replaced policy (a
+ * reused id) is never taken for one of the new policy. */
+struct polc_fast {
+	__u32 w[POLC_FAST_WORDS];   /* words 0.. of a blob, zero past its end */
+	__u64 serial;
+};
 struct polc_cnt_key { __u32 policy, stmt; };
 
 /* Ring-buffer record of one denial or audited event: enough to learn from

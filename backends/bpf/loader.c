@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <unistd.h>
@@ -596,13 +597,26 @@ static int save_state(const bpf_bundle *b, uint32_t id, const char *cg)
 	return r;
 }
 
-/* The blob's first POLC_FAST_WORDS words, zero past its end, as policy id's
- * value in polc_fast (enforcer.bpf.c reads them there). */
+/* A fresh policy serial (bpf_layout.h's polc_fast): never 0, and no two
+ * loads draw the same one (64 random bits). */
+static uint64_t policy_serial(void)
+{
+	uint64_t s = 0;
+	while (s == 0)
+		if (getrandom(&s, sizeof s, 0) != (ssize_t)sizeof s)
+			s = 0;
+	return s;
+}
+
+/* The blob's first POLC_FAST_WORDS words, zero past its end, and a fresh
+ * serial, as policy id's value in polc_fast (enforcer.bpf.c reads them
+ * there). */
 static int write_window(int fd, const bpf_bundle *b, uint32_t id)
 {
 	struct polc_fast *f = xcalloc(1, sizeof *f);
 	size_t cnt = b->nwords < POLC_FAST_WORDS ? b->nwords : POLC_FAST_WORDS;
 	memcpy(f->w, b->w, cnt * 4);
+	f->serial = policy_serial();
 	int r = bpf_map_update_elem(fd, &id, f, BPF_ANY);
 	free(f);
 	return r;

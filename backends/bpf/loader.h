@@ -33,7 +33,8 @@
  * install would load policies under programs never attached), and the
  * needs a cgroup's entry and polc_needs carry (an enforcer reading a bare
  * policy id, or polc_needs left 0, would let opens through undecided). */
-#define BPFL_ENFORCER_ABI (POLC_BLOB_VERSION * 16u + 2u)   /* 2: polc_cg values, polc_needs */
+#define BPFL_ENFORCER_ABI (POLC_BLOB_VERSION * 16u + 3u)   /* 2: polc_cg values, polc_needs;
+								   3: polc_fast's serial */
 
 /* Each returns an exit code of base/base.h and, on failure, a one-line
  * reason in err. */
