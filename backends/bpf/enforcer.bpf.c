@@ -23,7 +23,9 @@
  * opens its layers' directories) are named from their own root, as d_path
  * does: no path of the namespace reaches them. A directory is named
  * "path/" as well (AppArmor's name for it): the statements matching either
- * form decide, as in ir_decide.
+ * form decide, as in ir_decide. The part of a path above the file's own
+ * mount is walked once per mount, not per event: its DFA state is kept in
+ * the path buffer while nothing it rests on has changed (see cache_lookup).
  *
  * Every route to an operation is one event: file_mprotect adding PROT_EXEC
  * is the file's mmap permission as mmap_file is; move_mount is a mount
@@ -150,6 +152,23 @@ struct {
  * is taken (more than two runs preempted on one CPU and all shared ones
  * taken) the event is decided by the worst entry, as when task storage
  * could not be allocated: fail closed, never a shared buffer. */
+/* The mount-prefix cache (see cache_lookup): for a mount, the file DFA's
+ * state after the path of its root in the task's mount namespace ("/tmp"),
+ * and what that path was walked under. */
+#define PCACHE_N 8   /* entries a buffer, direct-mapped by mount */
+#define PCACHE_AGE 1000   /* jiffies an entry is used at most: 1-10 s */
+struct pcache {
+	__u64 mnt;                 /* the vfsmount (0: empty) */
+	__u64 serial;              /* the policy's polc_fast serial */
+	__u64 ns, ns_seq, ns_event;   /* the task's mnt_namespace, its seq and event */
+	__u32 policy;
+	__u32 rseq, mseq;          /* rename_lock's and mount_lock's sequence */
+	__u32 st, dead;            /* the DFA's state after the prefix, dead */
+	__u32 plen, psteps;        /* the prefix's bytes and build_path steps */
+	__u32 pad;
+	__u64 born;                /* bpf_jiffies64() when stored */
+};
+
 struct pathbuf {
 	char p[PBUF];
 	char save[128];   /* rename: the source path, for the log record */
@@ -163,6 +182,25 @@ struct pathbuf {
 			     flag, kept here across the walks (see walk_name) */
 	__u64 up_mnt, up_dentry;
 	__u64 dw[9];      /* dwalk_step: a dentry's or a mount's fields, read at once */
+	/* the mount-prefix cache (see cache_lookup) and this run's use of it */
+	struct pcache pc[PCACHE_N];
+	__u64 c_serial, c_ns, c_ns_seq, c_ns_event;   /* this run's tokens */
+	__u32 c_rseq, c_mseq, c_ok;   /* c_ok: the tokens could be read, both
+					 sequences even (no writer) */
+	__u32 c_idx;      /* the entry of the hook's mount */
+	__u32 c_stop;     /* dwalk_step: stop at the hook's mount's root */
+	__u32 c_marked, c_mark, c_mark_steps;   /* dwalk_step: the walk left the
+						   hook's mount at p[c_mark],
+						   after c_mark_steps steps */
+	__u32 c_reached;  /* dwalk_step: the walk reached the namespace's root */
+	__u64 c_mnt;      /* the hook's vfsmount (a number: see cache_lookup) */
+	__u32 c_store;    /* walk_name: store the prefix's state (pc[c_idx]) */
+	__u32 c_psteps;   /* the prefix's steps, to store */
+	__u32 ch0, ch1, xden;   /* decide_obj's channels and exec_denies, read
+				   back after the walks (see walk_name) */
+	__u32 dir0;       /* decide_obj's dir, for the whole path after a hit */
+	__u64 c_now;      /* bpf_jiffies64() at cache_tokens */
+	__u64 c_fence;    /* an atomic add of 0 here orders loads (decide_obj) */
 	__u64 busy;       /* 1 while a run owns it (pb_claim) */
 };
 struct {
@@ -673,22 +711,37 @@ static __always_inline __u32 pb_flag(const __u32 *f)
  * was removed as dead code (558451b: every directory was decided as a
  * file). A value loaded from map memory is unknown to the verifier, so
  * both sides of each test here are always verified. */
-static __always_inline void walk_name(__u32 policy, const struct polc_dfa *d,
-				     struct polc_chunk *c0, struct pathbuf *pb, __u32 base,
-				     __u32 n, int worst, struct named *o)
+static __always_inline void cache_store(struct pathbuf *pb, const struct walk *w, __u32 plen);
+
+/* walk_name of a path whose first nfull - n bytes (the path of a mount's
+ * root, decide_cached) were walked before: from state st0, the n bytes at
+ * base. With pb->c_store set, the bytes before pb->c_mark (the prefix) are
+ * walked first and their state stored (cache_store). */
+static __always_inline void walk_name_from(__u32 policy, const struct polc_dfa *d,
+					   struct polc_chunk *c0, struct pathbuf *pb, __u32 base,
+					   __u32 n, __u32 nfull, __u32 st0, int worst,
+					   struct named *o)
 {
 	struct walk *w = &o->w;   /* in o: no copies on the stack (path_rename's is full) */
-	*w = (struct walk){ .policy = policy, .st = d->start, .ncls = d->ncls, .trans = d->trans,
+	*w = (struct walk){ .policy = policy, .st = st0, .ncls = d->ncls, .trans = d->trans,
 			    .cls_off = POLC_CLS_FILE_OFF };
 	int dir = pb_flag(&pb->dir);
-	if (dir && n + 1 >= POLC_PATH_MAX)
+	if (dir && nfull + 1 >= POLC_PATH_MAX)
 		worst = 1;   /* "path/" too long to walk (eval.c) */
-	if (n <= 1)
+	if (nfull <= 1)
 		dir = 0;     /* "/" already ends in '/' */
 	pb->dir = dir;
 	pb->worst = worst;
-	if (!worst)
-		walk_bytes(w, pb, c0, base, n);
+	if (!worst) {
+		if (pb_flag(&pb->c_store)) {
+			__u32 mark = pb_flag(&pb->c_mark);   /* base <= mark <= base + n */
+			walk_bytes(w, pb, c0, base, mark - base);
+			cache_store(pb, w, mark - base);
+			walk_bytes(w, pb, c0, mark, base + n - mark);
+		} else {
+			walk_bytes(w, pb, c0, base, n);
+		}
+	}
 	o->w2 = *w;
 	if (pb_flag(&pb->dir) && !pb_flag(&pb->worst)) {
 		__u32 at = base + n;
@@ -704,6 +757,33 @@ static __always_inline void walk_name(__u32 policy, const struct polc_dfa *d,
 	o->dir = pb_flag(&pb->dir);
 }
 
+static __always_inline void walk_name(__u32 policy, const struct polc_dfa *d,
+				     struct polc_chunk *c0, struct pathbuf *pb, __u32 base,
+				     __u32 n, int worst, struct named *o)
+{
+	walk_name_from(policy, d, c0, pb, base, n, n, d->start, worst, o);
+}
+
+/* The decision of a walked name for the channels decide_buf was given
+ * (pb->ch0, ch1, xden: read back from map memory, see walk_name). */
+static __always_inline __u32 named_best(const struct polc_dfa *d, struct pathbuf *pb,
+					struct named *o)
+{
+	__u32 ch0 = pb_flag(&pb->ch0), ch1 = pb_flag(&pb->ch1);
+	__u32 best = chan_result(&o->w, &o->w2, d, ch0, o->worst, o->dir);
+	if (ch1 != ch0) {
+		__u32 x = chan_result(&o->w, &o->w2, d, ch1, o->worst, o->dir);
+		if (polc_dec_wins(x, best))
+			best = x;
+	}
+	if (pb_flag(&pb->xden)) {
+		__u32 x = chan_result(&o->w, &o->w2, d, POLC_CH_EXEC, o->worst, o->dir);
+		if (dec_denies(x) && polc_dec_wins(x, best))
+			best = x;
+	}
+	return best;
+}
+
 /* Decide the n bytes of the task's buffer at `base` for channels ch0 and
  * ch1 (the more restrictive wins; ch1 == ch0 for one) and, with
  * exec_denies, the exec channel by its deny statements only (an exec open:
@@ -713,19 +793,11 @@ static __always_inline __u32 decide_buf(__u32 policy, const struct polc_dfa *d,
 					__u32 n, int worst, __u32 ch0, __u32 ch1, int exec_denies)
 {
 	struct named o;
+	pb->ch0 = ch0;
+	pb->ch1 = ch1;
+	pb->xden = exec_denies != 0;
 	walk_name(policy, d, c0, pb, base, n, worst, &o);
-	__u32 best = chan_result(&o.w, &o.w2, d, ch0, o.worst, o.dir);
-	if (ch1 != ch0) {
-		__u32 x = chan_result(&o.w, &o.w2, d, ch1, o.worst, o.dir);
-		if (polc_dec_wins(x, best))
-			best = x;
-	}
-	if (exec_denies) {
-		__u32 x = chan_result(&o.w, &o.w2, d, POLC_CH_EXEC, o.worst, o.dir);
-		if (dec_denies(x) && polc_dec_wins(x, best))
-			best = x;
-	}
-	return best;
+	return named_best(d, pb, &o);
 }
 
 /* de: a dentry the hook was given (or a field of one), read directly
@@ -906,6 +978,7 @@ static __always_inline long dwalk_at_root(struct dwalk *x, struct pathbuf *pb)
 	if (x->dentry != x->root_dentry || x->vfsmnt != x->root_mnt)
 		return 0;
 	pb->steps++;
+	pb->c_reached = 1;
 	x->done = 1;
 	return 1;
 }
@@ -928,11 +1001,24 @@ static long dwalk_step(__u64 i, void *vctx)
 	}
 	pb->steps++;
 	if (x->dentry == x->root_dentry && x->vfsmnt == x->root_mnt) {
+		pb->c_reached = 1;
 		x->done = 1;
 		return 1;
 	}
 	struct vfsmount *vm = (struct vfsmount *)x->vfsmnt;
 	if (x->dentry == x->mnt_root) {
+		if (!pb->c_marked) {
+			/* leaving the hook's own mount: the rest is the path of
+			 * its root (the mount-prefix cache) */
+			if (pb->c_stop) {
+				pb->steps--;   /* this step is the prefix's */
+				x->done = 1;
+				return 1;
+			}
+			pb->c_marked = 1;
+			pb->c_mark = pb->pos;
+			pb->c_mark_steps = pb->steps - 1;
+		}
 		struct mount *m = (struct mount *)x->mnt;
 		struct mount *mp;
 		__u64 mountpoint;
@@ -1071,9 +1157,13 @@ static __noinline const struct dentry *inline_names(struct pathbuf *pb,
 /* Build the path of dentry `de` on mount `vm` in the task's mount namespace,
  * ending at p[POLC_PATH_MAX] (a NUL). Returns where it starts, or -1 when it
  * does not reach the namespace's root, is too long or too deep (the caller
- * decides fail closed). */
+ * decides fail closed). With stop, only the names within `vm` (a mount not
+ * the namespace's root mount, whose root's path the cache holds): the walk
+ * ends at vm's root, pb->steps its steps (POLC_PATH_MAX: no name). Marks
+ * where the walk left vm (pb->c_mark) and whether it reached the
+ * namespace's root (pb->c_reached), for the cache. */
 static __always_inline long build_path(struct pathbuf *pb, const struct dentry *de,
-				       const struct vfsmount *vm, int names)
+				       const struct vfsmount *vm, int names, int stop)
 {
 	struct task_struct *t = bpf_get_current_task_btf();
 	struct dwalk x = {
@@ -1091,6 +1181,10 @@ static __always_inline long build_path(struct pathbuf *pb, const struct dentry *
 	pb->pos = POLC_PATH_MAX;
 	pb->steps = 0;
 	pb->up_known = 0;
+	pb->c_stop = stop;
+	pb->c_marked = 0;
+	pb->c_reached = 0;
+	pb->c_store = 0;
 	/* names: the first short names directly (decide_obj); rename, link and
 	 * mount, whose programs' stacks are full, leave them to dwalk_step */
 	x.dentry = names ? (__u64)inline_names(pb, de, (const struct dentry *)x.mnt_root)
@@ -1099,7 +1193,8 @@ static __always_inline long build_path(struct pathbuf *pb, const struct dentry *
 	__u32 pos = pb->pos;
 	if (x.fail || !x.done || pb->steps > POLC_PATH_STEPS || pos > POLC_PATH_MAX)
 		return -1;
-	if (pos == POLC_PATH_MAX) {   /* the root itself */
+	if (pos == POLC_PATH_MAX && !pb_flag(&pb->c_stop)) {   /* the root itself */
+		pb->c_marked = 0;   /* "/" is no mount's prefix plus its names */
 		pos--;
 		pb->p[POLC_PATH_MAX - 1] = '/';
 	}
@@ -1114,7 +1209,7 @@ static __always_inline void name_of(__u32 policy, const struct polc_dfa *d,
 				    int dir, struct named *o, long *at)
 {
 	pb->dir = dir;   /* in map memory across the walks: see walk_name */
-	long pos = build_path(pb, de, vm, 0);
+	long pos = build_path(pb, de, vm, 0, 0);
 	*at = pos;
 	if (pos < 0) {
 		pb->dir = 0;
@@ -1123,6 +1218,230 @@ static __always_inline void name_of(__u32 policy, const struct polc_dfa *d,
 	}
 	__u32 base = (__u32)pos & (POLC_PATH_MAX - 1);
 	walk_name(policy, d, c0, pb, base, POLC_PATH_MAX - base, 0, o);
+}
+
+
+/* -------------------------------------------------- mount-prefix cache */
+
+/* The part of a path above the file's own mount (the path of the mount's
+ * root: mount crossings, the mountpoints' names) is most of a path walk's
+ * cost, and the same for every file on that mount; under a policy with few
+ * path statements it alone drives the file DFA dead. So each path buffer
+ * keeps, per mount (direct-mapped by its vfsmount), the DFA state after the
+ * path of the mount's root in the task's mount namespace, with its length
+ * and build_path steps, and the tokens it was walked under. An entry is
+ * used only while each token is as it was from before that walk's first
+ * read to after its last one:
+ *  - the policy: its id and polc_fast's serial, a fresh number each load
+ *    (a reused id never meets an old policy's state);
+ *  - the task's mount namespace: its address and seq (unique per boot: a
+ *    freed and reused namespace has another) and its event (bumped when a
+ *    mount of it is attached, moved or detached);
+ *  - mount_lock's sequence: every change to the mount tree (attach, move,
+ *    umount, pivot_root, a mountpoint's dentry dropped in any namespace) is
+ *    made under its write side, so an unchanged even value means the
+ *    mounts and mountpoints walked are as they were (a freed and reused
+ *    vfsmount address was attached under it);
+ *  - rename_lock's sequence: every change to a dentry's name or parent
+ *    (d_move, d_exchange, a filesystem's d_splice_alias) is made under its
+ *    write side.
+ * These are the two sequences d_path's prepend_path itself retries on. The
+ * sequences are 32 bits: an entry older than PCACHE_AGE jiffies is not used
+ * (2^31 renames, to bring rename_lock's back where it was, take far longer).
+ * Only
+ * a path that reached the namespace's root is kept (not a detached,
+ * internal or another namespace's mount), and not the namespace's root
+ * mount's (no prefix). A buffer is one run's from pb_claim to pb_release,
+ * so no entry is read while written. Decisions are those of the whole
+ * path: the within-mount names are still built (or, for a dead state,
+ * counted, so a path too long or too deep still fails closed), and an
+ * event to be denied or audited is decided again from the whole path (its
+ * log record carries it). */
+
+struct mnt_namespace___v61 {   /* 6.1: seq, a namespace's unique number */
+	__u64 seq;
+	__u64 event;
+} __attribute__((preserve_access_index));
+
+extern const void rename_lock __ksym __weak;
+extern const void mount_lock __ksym __weak;
+
+/* A seqlock's sequence, when it can be read and no writer holds it (even). */
+static __always_inline int seq_even(const void *lock, __u32 *s)
+{
+	if (!lock)
+		return 0;
+	*s = 1;
+	if (bpf_probe_read_kernel(s, sizeof *s, (const char *)lock +
+				  bpf_core_field_offset(seqlock_t, seqcount.seqcount.sequence)) < 0)
+		return 0;
+	return !(*s & 1);
+}
+
+/* A full barrier for weakly ordered CPUs (an atomic op with fetch; x86
+ * needs none): the loads before it are done before those after it. */
+static __always_inline void load_fence(struct pathbuf *pb)
+{
+	__u64 v = __sync_fetch_and_add(&pb->c_fence, 0);
+	barrier_var(v);
+}
+
+/* The task's mount namespace and its seq and event; 0 when unknown. */
+static __always_inline __u64 task_mnt_ns(__u64 *seq, __u64 *event)
+{
+	struct task_struct *t = bpf_get_current_task_btf();
+	struct mnt_namespace *ns = t->nsproxy->mnt_ns;
+	if (!ns || !bpf_core_field_exists(struct mnt_namespace___v61, seq))
+		return 0;
+	struct mnt_namespace___v61 *nv = (void *)ns;
+	*seq = nv->seq;
+	*event = nv->event;
+	return (__u64)ns;
+}
+
+/* This run's tokens (pb->c_*), read before any path walk; c_ok 0 when any
+ * cannot be had (no entry is then used or stored). */
+static __always_inline void cache_tokens(struct pathbuf *pb, __u32 policy)
+{
+	struct polc_fast *f = fast_of(policy);
+	__u64 seq = 0, event = 0;
+	__u32 r, m;
+	pb->c_ok = 0;
+	if (!f)
+		return;
+	pb->c_serial = f->serial;
+	pb->c_ns = task_mnt_ns(&seq, &event);
+	pb->c_ns_seq = seq;
+	pb->c_ns_event = event;
+	if (!pb->c_serial || !pb->c_ns || !seq_even(&rename_lock, &r) || !seq_even(&mount_lock, &m))
+		return;
+	pb->c_rseq = r;
+	pb->c_mseq = m;
+	pb->c_now = bpf_jiffies64();
+	pb->c_ok = 1;
+}
+
+/* The entry of mount vm valid under this run's tokens, or NULL. */
+static __always_inline struct pcache *cache_lookup(struct pathbuf *pb, __u32 policy,
+						   const struct vfsmount *vm)
+{
+	pb->c_mnt = (__u64)vm;
+	/* read back from map memory: a number now (no pointer may be hashed) */
+	__u64 m = *(volatile __u64 *)&pb->c_mnt;
+	__u32 i = ((m >> 6) ^ (m >> 12)) & (PCACHE_N - 1);
+	pb->c_idx = i;
+	struct pcache *e = &pb->pc[i];
+	if (!pb->c_ok || e->mnt != m || e->policy != policy || e->serial != pb->c_serial ||
+	    e->ns != pb->c_ns || e->ns_seq != pb->c_ns_seq || e->ns_event != pb->c_ns_event ||
+	    e->rseq != pb->c_rseq || e->mseq != pb->c_mseq || pb->c_now - e->born > PCACHE_AGE)
+		return 0;
+	return e;
+}
+
+/* After build_path of the whole path (from pos): whether its prefix may be
+ * stored (pb->c_store, for walk_name_from): it reached the namespace's root
+ * from a mount not its root mount, and no token changed during the walk. */
+static __always_inline void cache_prepare_store(struct pathbuf *pb, long pos)
+{
+	__u64 seq = 0, event = 0;
+	__u32 r, m;
+	pb->c_store = 0;
+	if (pos < 0 || !pb_flag(&pb->c_ok) || !pb_flag(&pb->c_marked) || !pb_flag(&pb->c_reached))
+		return;
+	__u32 mark = pb_flag(&pb->c_mark), steps = pb_flag(&pb->steps);
+	__u32 msteps = pb_flag(&pb->c_mark_steps);
+	if (mark < (__u64)pos || mark > POLC_PATH_MAX || msteps > steps)
+		return;
+	load_fence(pb);   /* the walk's loads first */
+	if (!seq_even(&rename_lock, &r) || r != pb->c_rseq || !seq_even(&mount_lock, &m) ||
+	    m != pb->c_mseq || task_mnt_ns(&seq, &event) != pb->c_ns || seq != pb->c_ns_seq ||
+	    event != pb->c_ns_event)
+		return;
+	pb->c_psteps = steps - msteps;
+	pb->c_store = 1;
+}
+
+/* Store the state after the prefix's plen bytes (walk_name_from). */
+static __always_inline void cache_store(struct pathbuf *pb, const struct walk *w, __u32 plen)
+{
+	struct pcache *e = &pb->pc[pb->c_idx & (PCACHE_N - 1)];
+	e->mnt = 0;
+	if (w->fail)
+		return;
+	e->policy = w->policy;
+	e->serial = pb->c_serial;
+	e->ns = pb->c_ns;
+	e->ns_seq = pb->c_ns_seq;
+	e->ns_event = pb->c_ns_event;
+	e->rseq = pb->c_rseq;
+	e->mseq = pb->c_mseq;
+	e->st = w->st;
+	e->dead = w->dead != 0;
+	e->plen = plen;
+	e->psteps = pb->c_psteps;
+	e->born = pb->c_now;
+	e->mnt = pb->c_mnt;
+}
+
+/* The length of the names within the mount (from d up to its root mroot)
+ * when inline_names would copy them all (short names, at most
+ * INLINE_NAMES): then build_path's first step leaves the mount. -1 else. */
+static __noinline long names_len(const struct dentry *d, const struct dentry *mroot)
+{
+	__u64 n = 0;
+	if (!bpf_core_field_exists(struct dentry___iname, d_iname))
+		return -1;
+#pragma clang loop unroll(disable)
+	for (int k = 0; k < INLINE_NAMES; k++) {
+		if (d == mroot)
+			return n;
+		const struct dentry *parent = d->d_parent;
+		if (!parent || parent == d)
+			return -1;
+		__u64 iname = (__u64)d + bpf_core_field_offset(struct dentry___iname, d_iname);
+		__u32 len = d->d_name.len;
+		if ((__u64)d->d_name.name != iname || len >= INAME_LEN)
+			return -1;
+		n += len + 1;
+		d = parent;
+	}
+	return d == mroot ? (long)n : -1;
+}
+
+/* Decide from the cached state e of the prefix (mount vm's root's path):
+ * 1 when the decision is an allow (nothing to count or log), 0 when the
+ * whole path must decide (a denial or audit, or a path the shortcut cannot
+ * vouch for: too long or deep, a name inline_names would not copy). */
+static __always_inline int decide_cached(__u32 policy, const struct polc_dfa *d,
+					 struct polc_chunk *c0, struct pathbuf *pb,
+					 const struct pcache *e, const struct dentry *de,
+					 const struct vfsmount *vm, __u32 mode)
+{
+	struct named o;
+	__u32 plen = e->plen, psteps = e->psteps;
+	if (plen >= POLC_PATH_MAX || psteps > POLC_PATH_STEPS)
+		return 0;
+	if (e->dead) {
+		/* every longer path is dead too: no name needs building */
+		long n = names_len(de, vm->mnt_root);
+		if (n < 0 || n + plen + 1 >= POLC_PATH_MAX || n + plen == 0)
+			return 0;   /* n + plen 0: the path is "/", not "" */
+		o.w = (struct walk){ .policy = policy, .dead = 1 };
+		o.w2 = o.w;
+		o.worst = 0;
+		o.dir = pb_flag(&pb->dir);
+	} else {
+		long pos = build_path(pb, de, vm, 1, 1);
+		if (pos < 0)
+			return 0;
+		__u32 base = (__u32)pos, n = POLC_PATH_MAX - base;
+		if (n + plen + 1 >= POLC_PATH_MAX || n + plen == 0 ||
+		    pb_flag(&pb->steps) + pb_flag(&e->psteps) > POLC_PATH_STEPS)
+			return 0;
+		walk_name_from(policy, d, c0, pb, base, n, n + plen, pb_flag(&e->st), 0, &o);
+	}
+	__u32 best = named_best(d, pb, &o);
+	return POLC_DEC_VERDICT(polc_apply_mode(mode, best)) == POLC_V_ALLOW;
 }
 
 /* Whether every path gets ALLOW on channel ch: the worst entry (the most
@@ -1165,12 +1484,28 @@ static __always_inline int decide_obj(__u32 policy, const struct dentry *de,
 		return finish(policy, mode, deny_all(), domain, 0, 1);
 	/* in map memory across the path walk: see walk_name */
 	pb->dir = dir == DIR_ASK ? dentry_is_dir(de) : dir;
-	long pos = build_path(pb, de, vm, 1);
+	pb->dir0 = pb->dir;
+	pb->ch0 = ch0;
+	pb->ch1 = ch1;
+	pb->xden = exec_denies != 0;
+	cache_tokens(pb, policy);
+	const struct pcache *e = cache_lookup(pb, policy, vm);
+	if (e && decide_cached(policy, &d, c0, pb, e, de, vm, mode)) {
+		pb_release(pb);
+		return 0;
+	}
+	pb->dir = pb_flag(&pb->dir0);
+	/* the tokens' loads before the walk's (a full barrier: weakly ordered
+	 * CPUs; cache_prepare_store orders the re-check after it) */
+	load_fence(pb);
+	long pos = build_path(pb, de, vm, 1, 0);
+	cache_prepare_store(pb, pos);
 	int worst = pos < 0;
 	__u32 base = worst ? 0 : (__u32)pos & (POLC_PATH_MAX - 1);
 	__u32 best = decide_buf(policy, &d, c0, pb, base, worst ? 0 : POLC_PATH_MAX - base, worst,
 				ch0, ch1, exec_denies);
-	__u32 chans = 1u << (ch0 & 7) | 1u << (ch1 & 7) | (exec_denies ? 1u << POLC_CH_EXEC : 0);
+	__u32 chans = 1u << (pb_flag(&pb->ch0) & 7) | 1u << (pb_flag(&pb->ch1) & 7) |
+		      (pb_flag(&pb->xden) ? 1u << POLC_CH_EXEC : 0);
 	int rc = finish(policy, mode, best, POLC_EV_INFO(domain, chans, 0),
 			worst ? 0 : &pb->p[base], 1);
 	pb_release(pb);
@@ -1584,7 +1919,7 @@ static __always_inline int decide_mount(__u32 policy, __u8 op, const char *fstyp
 		walk_bytes(&w, pb, c0, 0, off);
 	long pos = -1;
 	if (tde && !worst) {
-		pos = build_path(pb, tde, tvm, 0);
+		pos = build_path(pb, tde, tvm, 0, 0);
 		if (pos < 0)
 			worst = 1;
 		else
