@@ -195,10 +195,11 @@ struct pathbuf {
 	__u32 c_reached;  /* dwalk_step: the walk reached the namespace's root */
 	__u64 c_mnt;      /* the hook's vfsmount (a number: see cache_lookup) */
 	__u32 c_store;    /* walk_name: store the prefix's state (pc[c_idx]) */
-	__u32 c_psteps;   /* the prefix's steps, to store */
+	__u32 c_psteps;   /* the prefix's steps, to store or of a hit */
 	__u32 ch0, ch1, xden;   /* decide_obj's channels and exec_denies, read
 				   back after the walks (see walk_name) */
-	__u32 dir0;       /* decide_obj's dir, for the whole path after a hit */
+	__u32 c_hit;      /* cache_use's answer */
+	__u32 c_plen, c_st;   /* a live hit's prefix: bytes, state (c_psteps its steps) */
 	__u64 c_now;      /* bpf_jiffies64() at cache_tokens */
 	__u64 c_fence;    /* an atomic add of 0 here orders loads (decide_obj) */
 	__u64 busy;       /* 1 while a run owns it (pb_claim) */
@@ -720,7 +721,7 @@ static __always_inline void cache_store(struct pathbuf *pb, const struct walk *w
 static __always_inline void walk_name_from(__u32 policy, const struct polc_dfa *d,
 					   struct polc_chunk *c0, struct pathbuf *pb, __u32 base,
 					   __u32 n, __u32 nfull, __u32 st0, int worst,
-					   struct named *o)
+					   struct named *o, const int cached)
 {
 	struct walk *w = &o->w;   /* in o: no copies on the stack (path_rename's is full) */
 	*w = (struct walk){ .policy = policy, .st = st0, .ncls = d->ncls, .trans = d->trans,
@@ -732,15 +733,17 @@ static __always_inline void walk_name_from(__u32 policy, const struct polc_dfa *
 		dir = 0;     /* "/" already ends in '/' */
 	pb->dir = dir;
 	pb->worst = worst;
-	if (!worst) {
-		if (pb_flag(&pb->c_store)) {
-			__u32 mark = pb_flag(&pb->c_mark);   /* base <= mark <= base + n */
-			walk_bytes(w, pb, c0, base, mark - base);
-			cache_store(pb, w, mark - base);
-			walk_bytes(w, pb, c0, mark, base + n - mark);
-		} else {
-			walk_bytes(w, pb, c0, base, n);
-		}
+	if (!worst && cached) {
+		/* the prefix (up to pb->c_mark when storing, else none), then
+		 * the rest: each bpf_loop call site has its callback verified
+		 * again, so the same two serve both */
+		__u32 mid = pb_flag(&pb->c_store) ? pb_flag(&pb->c_mark) : base;
+		walk_bytes(w, pb, c0, base, mid - base);   /* base <= mid <= base + n */
+		if (pb_flag(&pb->c_store))
+			cache_store(pb, w, mid - base);
+		walk_bytes(w, pb, c0, mid, base + n - mid);
+	} else if (!worst) {
+		walk_bytes(w, pb, c0, base, n);
 	}
 	o->w2 = *w;
 	if (pb_flag(&pb->dir) && !pb_flag(&pb->worst)) {
@@ -761,11 +764,13 @@ static __always_inline void walk_name(__u32 policy, const struct polc_dfa *d,
 				     struct polc_chunk *c0, struct pathbuf *pb, __u32 base,
 				     __u32 n, int worst, struct named *o)
 {
-	walk_name_from(policy, d, c0, pb, base, n, n, d->start, worst, o);
+	walk_name_from(policy, d, c0, pb, base, n, n, d->start, worst, o, 0);
 }
 
-/* The decision of a walked name for the channels decide_buf was given
- * (pb->ch0, ch1, xden: read back from map memory, see walk_name). */
+/* The decision of a walked name for decide_obj's channels ch0 and ch1 (the
+ * more restrictive wins; ch1 == ch0 for one) and, with exec_denies, the exec
+ * channel by its deny statements only (an exec open: see polc_file_open):
+ * pb->ch0, ch1, xden, read back from map memory (see walk_name). */
 static __always_inline __u32 named_best(const struct polc_dfa *d, struct pathbuf *pb,
 					struct named *o)
 {
@@ -782,22 +787,6 @@ static __always_inline __u32 named_best(const struct polc_dfa *d, struct pathbuf
 			best = x;
 	}
 	return best;
-}
-
-/* Decide the n bytes of the task's buffer at `base` for channels ch0 and
- * ch1 (the more restrictive wins; ch1 == ch0 for one) and, with
- * exec_denies, the exec channel by its deny statements only (an exec open:
- * see polc_file_open): see walk_name (pb->dir: also as "path/"). */
-static __always_inline __u32 decide_buf(__u32 policy, const struct polc_dfa *d,
-					struct polc_chunk *c0, struct pathbuf *pb, __u32 base,
-					__u32 n, int worst, __u32 ch0, __u32 ch1, int exec_denies)
-{
-	struct named o;
-	pb->ch0 = ch0;
-	pb->ch1 = ch1;
-	pb->xden = exec_denies != 0;
-	walk_name(policy, d, c0, pb, base, n, worst, &o);
-	return named_best(d, pb, &o);
 }
 
 /* de: a dentry the hook was given (or a field of one), read directly
@@ -1408,40 +1397,36 @@ static __noinline long names_len(const struct dentry *d, const struct dentry *mr
 	return d == mroot ? (long)n : -1;
 }
 
-/* Decide from the cached state e of the prefix (mount vm's root's path):
- * 1 when the decision is an allow (nothing to count or log), 0 when the
- * whole path must decide (a denial or audit, or a path the shortcut cannot
- * vouch for: too long or deep, a name inline_names would not copy). */
-static __always_inline int decide_cached(__u32 policy, const struct polc_dfa *d,
-					 struct polc_chunk *c0, struct pathbuf *pb,
-					 const struct pcache *e, const struct dentry *de,
-					 const struct vfsmount *vm, __u32 mode)
+/* What the valid entry e of mount vm lets decide_obj skip (pb->c_hit): 2,
+ * the walks (its state is dead, so is every longer path's: the names within
+ * the mount are only counted, all short names inline_names would copy, and
+ * the path fits); 1, the prefix (build_path stops at vm's root; its bytes,
+ * steps and state in pb->c_plen, c_psteps, c_st); 0, nothing (no entry, or
+ * the dentry is the root of a mount with an empty prefix: its path is "/").
+ * Either way the decision is the whole path's: build_path fails on a
+ * suffix exactly where it fails on the whole path, and the whole path fits
+ * exactly when suffix and prefix together do. */
+static __always_inline void cache_use(struct pathbuf *pb, const struct pcache *e,
+				      const struct dentry *de, const struct vfsmount *vm)
 {
-	struct named o;
+	pb->c_hit = 0;
+	if (!e)
+		return;
 	__u32 plen = e->plen, psteps = e->psteps;
-	if (plen >= POLC_PATH_MAX || psteps > POLC_PATH_STEPS)
-		return 0;
+	const struct dentry *mroot = vm->mnt_root;
+	if (plen >= POLC_PATH_MAX || psteps > POLC_PATH_STEPS || (!plen && de == mroot))
+		return;
 	if (e->dead) {
-		/* every longer path is dead too: no name needs building */
-		long n = names_len(de, vm->mnt_root);
-		if (n < 0 || n + plen + 1 >= POLC_PATH_MAX || n + plen == 0)
-			return 0;   /* n + plen 0: the path is "/", not "" */
-		o.w = (struct walk){ .policy = policy, .dead = 1 };
-		o.w2 = o.w;
-		o.worst = 0;
-		o.dir = pb_flag(&pb->dir);
-	} else {
-		long pos = build_path(pb, de, vm, 1, 1);
-		if (pos < 0)
-			return 0;
-		__u32 base = (__u32)pos, n = POLC_PATH_MAX - base;
-		if (n + plen + 1 >= POLC_PATH_MAX || n + plen == 0 ||
-		    pb_flag(&pb->steps) + pb_flag(&e->psteps) > POLC_PATH_STEPS)
-			return 0;
-		walk_name_from(policy, d, c0, pb, base, n, n + plen, pb_flag(&e->st), 0, &o);
+		long n = names_len(de, mroot);
+		if (n < 0 || n + plen + 1 >= POLC_PATH_MAX)
+			return;   /* "path/" too: see walk_name_from */
+		pb->c_hit = 2;
+		return;
 	}
-	__u32 best = named_best(d, pb, &o);
-	return POLC_DEC_VERDICT(polc_apply_mode(mode, best)) == POLC_V_ALLOW;
+	pb->c_plen = plen;
+	pb->c_psteps = psteps;
+	pb->c_st = e->st;
+	pb->c_hit = 1;
 }
 
 /* Whether every path gets ALLOW on channel ch: the worst entry (the most
@@ -1460,7 +1445,7 @@ static __always_inline int chan_allows_all(__u32 policy, const struct polc_dfa *
  * `de` is a directory (asked only when a path is decided: an
  * allowed-by-all channel, AlwaysAllow for one, reads nothing of the file);
  * exec_denies: the exec channel too, by its deny statements only (see
- * decide_buf; left out in mode audit). */
+ * named_best; left out in mode audit). */
 #define DIR_ASK (-1)
 static __always_inline int decide_obj(__u32 policy, const struct dentry *de,
 				      const struct vfsmount *vm, __u32 ch0, __u32 ch1,
@@ -1484,30 +1469,53 @@ static __always_inline int decide_obj(__u32 policy, const struct dentry *de,
 		return finish(policy, mode, deny_all(), domain, 0, 1);
 	/* in map memory across the path walk: see walk_name */
 	pb->dir = dir == DIR_ASK ? dentry_is_dir(de) : dir;
-	pb->dir0 = pb->dir;
 	pb->ch0 = ch0;
 	pb->ch1 = ch1;
 	pb->xden = exec_denies != 0;
 	cache_tokens(pb, policy);
-	const struct pcache *e = cache_lookup(pb, policy, vm);
-	if (e && decide_cached(policy, &d, c0, pb, e, de, vm, mode)) {
-		pb_release(pb);
+	cache_use(pb, cache_lookup(pb, policy, vm), de, vm);
+	struct named o;
+	__u32 base = 0;
+	if (pb_flag(&pb->c_hit) == 2) {
+		o.w = (struct walk){ .policy = policy, .dead = 1 };
+		o.w2 = o.w;
+		o.worst = 0;
+		o.dir = pb_flag(&pb->dir);
+	} else {
+		/* the tokens' loads before the walk's (a full barrier: weakly
+		 * ordered CPUs; cache_prepare_store orders the re-check) */
+		load_fence(pb);
+		long pos = build_path(pb, de, vm, 1, pb_flag(&pb->c_hit));
+		int worst = pos < 0;
+		base = worst ? 0 : (__u32)pos;   /* <= POLC_PATH_MAX */
+		__u32 n = POLC_PATH_MAX - base, nfull = n, st0 = d.start;
+		if (pb_flag(&pb->c_hit)) {
+			nfull = n + pb_flag(&pb->c_plen);
+			if (nfull >= POLC_PATH_MAX ||
+			    pb_flag(&pb->steps) + pb_flag(&pb->c_psteps) > POLC_PATH_STEPS)
+				worst = 1;   /* as build_path of the whole path */
+			st0 = pb_flag(&pb->c_st);
+		} else {
+			cache_prepare_store(pb, pos);
+		}
+		if (worst)
+			base = n = nfull = 0;
+		walk_name_from(policy, &d, c0, pb, base, n, nfull, st0, worst, &o, 1);
+	}
+	__u32 best = named_best(&d, pb, &o);
+	if (POLC_DEC_VERDICT(polc_apply_mode(mode, best)) == POLC_V_ALLOW) {
+		pb_release(pb);   /* finish() neither counts nor logs an allow */
 		return 0;
 	}
-	pb->dir = pb_flag(&pb->dir0);
-	/* the tokens' loads before the walk's (a full barrier: weakly ordered
-	 * CPUs; cache_prepare_store orders the re-check after it) */
-	load_fence(pb);
-	long pos = build_path(pb, de, vm, 1, 0);
-	cache_prepare_store(pb, pos);
-	int worst = pos < 0;
-	__u32 base = worst ? 0 : (__u32)pos & (POLC_PATH_MAX - 1);
-	__u32 best = decide_buf(policy, &d, c0, pb, base, worst ? 0 : POLC_PATH_MAX - base, worst,
-				ch0, ch1, exec_denies);
+	const char *detail = o.worst ? 0 : &pb->p[base & (POLC_PATH_MAX - 1)];
+	if (pb_flag(&pb->c_hit)) {
+		/* the log record carries the whole path */
+		long pos = build_path(pb, de, vm, 1, 0);
+		detail = pos < 0 ? 0 : &pb->p[(__u32)pos & (POLC_PATH_MAX - 1)];
+	}
 	__u32 chans = 1u << (pb_flag(&pb->ch0) & 7) | 1u << (pb_flag(&pb->ch1) & 7) |
 		      (pb_flag(&pb->xden) ? 1u << POLC_CH_EXEC : 0);
-	int rc = finish(policy, mode, best, POLC_EV_INFO(domain, chans, 0),
-			worst ? 0 : &pb->p[base], 1);
+	int rc = finish(policy, mode, best, POLC_EV_INFO(domain, chans, 0), detail, 1);
 	pb_release(pb);
 	return rc;
 }
