@@ -1445,11 +1445,14 @@ static __always_inline int chan_allows_all(__u32 policy, const struct polc_dfa *
  * `de` is a directory (asked only when a path is decided: an
  * allowed-by-all channel, AlwaysAllow for one, reads nothing of the file);
  * exec_denies: the exec channel too, by its deny statements only (see
- * named_best; left out in mode audit). */
+ * named_best; left out in mode audit). cached: use the mount-prefix cache
+ * (file_open's, the hot path: each bpf_loop call site the cache adds has
+ * its callback verified again, so the other hooks go without and their
+ * programs verify as before). */
 #define DIR_ASK (-1)
 static __always_inline int decide_obj(__u32 policy, const struct dentry *de,
 				      const struct vfsmount *vm, __u32 ch0, __u32 ch1,
-				      __u32 domain, int dir, int exec_denies)
+				      __u32 domain, int dir, int exec_denies, const int cached)
 {
 	struct polc_chunk *c0 = chunk(policy, 0);
 	if (!c0)
@@ -1472,11 +1475,15 @@ static __always_inline int decide_obj(__u32 policy, const struct dentry *de,
 	pb->ch0 = ch0;
 	pb->ch1 = ch1;
 	pb->xden = exec_denies != 0;
-	cache_tokens(pb, policy);
-	cache_use(pb, cache_lookup(pb, policy, vm), de, vm);
+	pb->c_ok = 0;
+	pb->c_hit = 0;
+	if (cached) {
+		cache_tokens(pb, policy);
+		cache_use(pb, cache_lookup(pb, policy, vm), de, vm);
+	}
 	struct named o;
 	__u32 base = 0;
-	if (pb_flag(&pb->c_hit) == 2) {
+	if (cached && pb_flag(&pb->c_hit) == 2) {
 		o.w = (struct walk){ .policy = policy, .dead = 1 };
 		o.w2 = o.w;
 		o.worst = 0;
@@ -1485,22 +1492,22 @@ static __always_inline int decide_obj(__u32 policy, const struct dentry *de,
 		/* the tokens' loads before the walk's (a full barrier: weakly
 		 * ordered CPUs; cache_prepare_store orders the re-check) */
 		load_fence(pb);
-		long pos = build_path(pb, de, vm, 1, pb_flag(&pb->c_hit));
+		long pos = build_path(pb, de, vm, 1, cached ? pb_flag(&pb->c_hit) : 0);
 		int worst = pos < 0;
 		base = worst ? 0 : (__u32)pos;   /* <= POLC_PATH_MAX */
 		__u32 n = POLC_PATH_MAX - base, nfull = n, st0 = d.start;
-		if (pb_flag(&pb->c_hit)) {
+		if (cached && pb_flag(&pb->c_hit)) {
 			nfull = n + pb_flag(&pb->c_plen);
 			if (nfull >= POLC_PATH_MAX ||
 			    pb_flag(&pb->steps) + pb_flag(&pb->c_psteps) > POLC_PATH_STEPS)
 				worst = 1;   /* as build_path of the whole path */
 			st0 = pb_flag(&pb->c_st);
-		} else {
+		} else if (cached) {
 			cache_prepare_store(pb, pos);
 		}
 		if (worst)
 			base = n = nfull = 0;
-		walk_name_from(policy, &d, c0, pb, base, n, nfull, st0, worst, &o, 1);
+		walk_name_from(policy, &d, c0, pb, base, n, nfull, st0, worst, &o, cached);
 	}
 	__u32 best = named_best(&d, pb, &o);
 	if (POLC_DEC_VERDICT(polc_apply_mode(mode, best)) == POLC_V_ALLOW) {
@@ -1508,7 +1515,7 @@ static __always_inline int decide_obj(__u32 policy, const struct dentry *de,
 		return 0;
 	}
 	const char *detail = o.worst ? 0 : &pb->p[base & (POLC_PATH_MAX - 1)];
-	if (pb_flag(&pb->c_hit)) {
+	if (cached && pb_flag(&pb->c_hit)) {
 		/* the log record carries the whole path */
 		long pos = build_path(pb, de, vm, 1, 0);
 		detail = pos < 0 ? 0 : &pb->p[(__u32)pos & (POLC_PATH_MAX - 1)];
@@ -1527,7 +1534,7 @@ static __always_inline int path_hook(const struct dentry *de, const struct vfsmo
 	__u32 policy;
 	if (!policy_deciding(1u << ch, &policy))
 		return 0;
-	return decide_obj(policy, de, vm, ch, ch, POLC_D_FILE, dir, 0);
+	return decide_obj(policy, de, vm, ch, ch, POLC_D_FILE, dir, 0, 0);
 }
 
 /* An open file, mapped or executed: exec statements name the file, so the
@@ -1537,7 +1544,7 @@ static __always_inline int file_hook(__u32 policy, const struct file *f, __u32 c
 				     __u32 domain)
 {
 	return decide_obj(policy, f->f_path.dentry, f->f_path.mnt, ch, ch, domain,
-			  domain == POLC_D_FILE ? DIR_ASK : 0, 0);
+			  domain == POLC_D_FILE ? DIR_ASK : 0, 0, 0);
 }
 
 /* Creating, removing, truncating or changing the mode or owner of a file is
@@ -1834,7 +1841,7 @@ int BPF_PROG(polc_file_open, struct file *file, int ret)
 	if (!(cg->needs & chans))
 		return 0;
 	return decide_obj(cg->policy, file->f_path.dentry, file->f_path.mnt, c0, c1, POLC_D_FILE,
-			  DIR_ASK, exec);
+			  DIR_ASK, exec, 1);
 }
 
 SEC("lsm.s/mmap_file")
