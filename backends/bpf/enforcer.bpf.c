@@ -688,8 +688,8 @@ struct named {
 	int worst, dir;
 };
 
-/* A flag read back from the path buffer: a load from map memory, whose
- * value the verifier never knows (see walk_name). */
+/* A flag read back from the path buffer (or another map value): a load
+ * from map memory, whose value the verifier never knows (see walk_name). */
 static __always_inline __u32 pb_flag(const __u32 *f)
 {
 	return *(const volatile __u32 *)f;
@@ -1492,6 +1492,12 @@ static __always_inline int decide_obj(__u32 policy, const struct dentry *de,
 		/* the tokens' loads before the walk's (a full barrier: weakly
 		 * ordered CPUs; cache_prepare_store orders the re-check) */
 		load_fence(pb);
+		/* the DFA's header again, after the policy's serial: the loader
+		 * rewrites a reused id's window front to back, serial last, so a
+		 * state walked with an old header over new words can only be
+		 * stored under the old serial, which no later run reads */
+		if (cached)
+			d = h->file;
 		long pos = build_path(pb, de, vm, 1, cached ? pb_flag(&pb->c_hit) : 0);
 		int worst = pos < 0;
 		base = worst ? 0 : (__u32)pos;   /* <= POLC_PATH_MAX */
@@ -1510,6 +1516,10 @@ static __always_inline int decide_obj(__u32 policy, const struct dentry *de,
 		walk_name_from(policy, &d, c0, pb, base, n, nfull, st0, worst, &o, cached);
 	}
 	__u32 best = named_best(&d, pb, &o);
+	/* mode read again from map memory: the value tested above, held across
+	 * the walks' bpf_loops, is one 6.1's verifier can lose (see walk_name),
+	 * and pruned to 0 it would turn every deny into an audit */
+	mode = pb_flag(&h->mode);
 	if (POLC_DEC_VERDICT(polc_apply_mode(mode, best)) == POLC_V_ALLOW) {
 		pb_release(pb);   /* finish() neither counts nor logs an allow */
 		return 0;
