@@ -56,7 +56,8 @@ typedef struct {
 	double soak_minutes;       /* <0: the mode's (full 10, else 0) */
 	unsigned sections;         /* BS_* */
 	const char *md, *json, *svg, *raw;
-	const char *report_from[8];  /* re-render the outputs from these raw tables */
+#define BENCH_REPORT_FROM_MAX 16     /* RESULTS.md merges ~10: micro, redis, native runs */
+	const char *report_from[BENCH_REPORT_FROM_MAX];  /* re-render the outputs from these raw tables */
 	size_t nreport_from;
 	bool vm_only;              /* measure nothing natively; only the lab */
 	const char *cmdline;       /* for the report */

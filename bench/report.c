@@ -109,7 +109,7 @@ static void md_head(const bench_opts *o, const bresults *r, buf *out)
 			   "is the concatenation of their rounds, each round still paired within "
 			   "itself. The tables, in merge order (a later table's notes win):\n\n",
 			   POLC_VERSION, note(r, "run", "mode"));
-		for (int i = 1; i <= 8; i++) {
+		for (int i = 1; i <= BENCH_REPORT_FROM_MAX; i++) {
 			char k[32];
 			snprintf(k, sizeof k, "merged.%d", i);
 			const char *v = br_get(r, "run", k);

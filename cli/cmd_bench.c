@@ -93,7 +93,8 @@ int cmd_bench(int argc, char **argv)
 		case O_IN_LAB: o.in_lab = true; break;
 		case O_REPORT_FROM:
 			if (o.nreport_from == sizeof o.report_from / sizeof *o.report_from) {
-				fprintf(stderr, "polc bench: at most 8 --report-from tables\n");
+				fprintf(stderr, "polc bench: at most %d --report-from tables\n",
+					BENCH_REPORT_FROM_MAX);
 				return EXIT_USAGE;
 			}
 			o.report_from[o.nreport_from++] = optarg;
