@@ -97,6 +97,30 @@ static bool proto_matches(ir_net_proto p, int family, int type, int protocol)
 	return false;
 }
 
+/* One socket of each kind proto_matches tells apart: its type (SOCK_*
+ * without the flags) stream, datagram, raw or another (seqpacket), and its
+ * protocol 0, tcp, mptcp, udp, icmp, icmpv6 or another (sctp). Every socket
+ * of a family matches the statements one of these matches, so deciding
+ * these decides them all. Keep in step with proto_matches. */
+static const int kind_types[] = { SOCK_STREAM, SOCK_DGRAM, SOCK_RAW, SOCK_SEQPACKET };
+static const int kind_protocols[] = { 0, IPPROTO_TCP, IPPROTO_MPTCP, IPPROTO_UDP, IPPROTO_ICMP,
+				      IPPROTO_ICMPV6, IPPROTO_SCTP };
+
+bool ir_net_unaddressed_allowed(const ir_policy *p, ir_net_op op, int family)
+{
+	for (size_t t = 0; t < sizeof kind_types / sizeof *kind_types; t++)
+		for (size_t k = 0; k < sizeof kind_protocols / sizeof *kind_protocols; k++) {
+			ir_event ev = { .domain = IR_NETWORK };
+			ev.u.net.op = op;
+			ev.u.net.family = family;
+			ev.u.net.type = kind_types[t];
+			ev.u.net.protocol = kind_protocols[k];
+			if (ir_decide(p, &ev).verdict != IR_ALLOW)
+				return false;
+		}
+	return true;
+}
+
 /* An event to ::ffff:a.b.c.d is the IPv4 event to a.b.c.d (LANGUAGE.md):
  * the traffic is IPv4, whatever the socket's family. */
 static ir_event unmapped(const ir_event *ev)

@@ -223,6 +223,12 @@ bool ir_implied_of(const ir_policy *p, ir_implies kind, ir_implied_action *out);
 /* Can an io_uring opcode do what syscall `sysname` does (Linux 6.1/6.18)? */
 bool ir_uring_performs(const char *sysname);
 
+/* Is every network event of operation op and family family that carries
+ * no address (a send on a connected socket, a listen) allowed, whatever
+ * the socket's type and protocol? ir_decide's answer for one socket of
+ * each kind it tells apart. A backend may then skip deciding such events. */
+bool ir_net_unaddressed_allowed(const ir_policy *p, ir_net_op op, int family);
+
 /* The action after `mode audit` (deny/kill become audit). */
 ir_action ir_effective(const ir_policy *p, ir_action a);
 

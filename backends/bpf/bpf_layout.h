@@ -26,7 +26,7 @@
 #include <linux/types.h>
 #endif
 
-#define POLC_BLOB_VERSION 4u   /* 4: the polc_fast window */
+#define POLC_BLOB_VERSION 5u   /* 4: the polc_fast window; 5: send_open */
 #define POLC_BLOB_MAGIC 0x504c4342u          /* "PLCB" */
 
 #define POLC_CHUNK_WORDS 1024u                /* one map value: 4 KiB */
@@ -254,7 +254,12 @@ struct polc_hdr {
 	__u32 signal;                             /* any peer */
 	__u32 net, nnet;                          /* rules at W[net], nnet of them */
 	struct polc_dfa file, mount;
-	__u32 reserved[8];
+	/* bit f (word f / 32, bit f % 32): every send without an address on a
+	 * socket of family f is allowed (ir_net_unaddressed_allowed, asked at
+	 * build time), so the enforcer need not decide it. A clear bit says
+	 * nothing: the send is decided as before. */
+	__u32 send_open[2];
+	__u32 reserved[6];
 };
 
 /* Chunk 0: the header then the two byte-class tables at fixed offsets so

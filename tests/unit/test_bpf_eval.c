@@ -210,6 +210,35 @@ static uint32_t needs_class(const ir_event *ev)
 
 static long total_events;
 
+/* The header's send_open (bpf_layout.h) says a family's sends without an
+ * address need no deciding: each must then be an allow for ir_decide and
+ * for the bundle's evaluator (the enforcer's matcher), for socket types
+ * 0..15 with and without SOCK_NONBLOCK and protocols 0..64 and beyond. */
+static void check_send_open(const ir_policy *p, const uint32_t *w, size_t nw, const char *what)
+{
+	const struct polc_hdr *h = (const void *)w;
+	static const int far[] = { 132, 255, 256, 262, 1000 };
+	for (int f = 0; f < 64; f++) {
+		if (!(h->send_open[f / 32] >> (f % 32) & 1))
+			continue;
+		for (int t = 0; t < 32; t++)
+			for (int k = 0; k < 65 + (int)(sizeof far / sizeof *far); k++) {
+				ir_event ev = { .domain = IR_NETWORK };
+				ev.u.net.op = IR_NET_SEND;
+				ev.u.net.family = f;
+				ev.u.net.type = (t & 15) | (t & 16 ? SOCK_NONBLOCK : 0);
+				ev.u.net.protocol = k < 65 ? k : far[k - 65];
+				ir_verdict want = ir_decide(p, &ev).verdict;
+				uint32_t got = bpfb_eval(w, nw, &ev);
+				if (want != IR_ALLOW || POLC_DEC_VERDICT(got) != POLC_V_ALLOW)
+					fail_msg("%s: send_open has family %d, but a send without an "
+						 "address (type %d protocol %d) is %s (bundle %u)", what,
+						 f, ev.u.net.type, ev.u.net.protocol,
+						 ir_verdict_name(want), POLC_DEC_VERDICT(got));
+			}
+	}
+}
+
 /* Lower, round-trip through bytes, and compare on nev events. */
 static void check_policy_n(const ir_policy *p, const char *what, int nev, bpfb_stats *stp)
 {
@@ -232,6 +261,7 @@ static void check_policy_n(const ir_policy *p, const char *what, int nev, bpfb_s
 	globs gs;
 	collect(p, &gs);
 	uint32_t needs = bpfb_needs(b.w, b.nwords);
+	check_send_open(p, b.w, b.nwords, what);
 	static char path[POLC_PATH_MAX + 200];
 	for (int i = 0; i < nev; i++) {
 		ir_event ev;
@@ -520,6 +550,48 @@ static void test_needs(void **state)
 	}
 }
 
+/* Which families' sends without an address the bundle says need no
+ * deciding (send_open, bit = AF_*): exactly those no statement or default
+ * can decide. */
+static void test_send_open(void **state)
+{
+	(void)state;
+	static const struct { const char *src; uint64_t open; } cases[] = {
+		{ "policy a { use always-allow; }", ~0ull },
+		{ "policy a { deny network connect to 169.254.169.254/32; }", ~0ull },
+		{ "policy a { deny network send to 10.0.0.0/8; }", ~0ull },
+		{ "policy a { deny network tcp port 80; }", ~0ull },
+		{ "policy a { deny network listen; allow network send; }", ~0ull },
+		{ "policy a { deny network alg; }", ~0ull & ~(1ull << 38) },
+		{ "policy a { deny network send; }", 0 },
+		{ "policy a { deny network udp send; }", ~0ull & ~(1ull << AF_INET | 1ull << AF_INET6) },
+		{ "policy a { deny network icmp; }", ~0ull & ~(1ull << AF_INET | 1ull << AF_INET6) },
+		{ "policy a { deny network raw; }", 0 },
+		{ "policy a { mode audit; deny network unix; }", ~0ull & ~(1ull << AF_UNIX) },
+		{ "policy a { audit network send; }", 0 },
+		{ "policy a { default deny network; allow network inet; allow network inet6; }",
+		  1ull << AF_INET | 1ull << AF_INET6 },
+		{ "policy a { default deny network; allow network send; }", ~0ull },
+		{ "policy a { default deny network; allow network tcp send; }", 0 },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		front_compiled *c = front_compile(cases[i].src, false);
+		if (c->rc < 0 || !c->p)
+			fail_msg("%s does not compile", cases[i].src);
+		bpf_bundle b;
+		bpfb_stats st;
+		assert_int_equal(bpfb_lower(c->p, NULL, &b, &st, &c->d), 0);
+		const struct polc_hdr *h = (const void *)b.w;
+		uint64_t got = h->send_open[0] | (uint64_t)h->send_open[1] << 32;
+		if (got != cases[i].open)
+			fail_msg("%s: send_open 0x%016llx, want 0x%016llx", cases[i].src,
+				 (unsigned long long)got, (unsigned long long)cases[i].open);
+		check_send_open(c->p, b.w, b.nwords, cases[i].src);
+		bpfb_free(&b);
+		front_release(c);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -530,6 +602,7 @@ int main(void)
 		cmocka_unit_test(test_hook_table),
 		cmocka_unit_test(test_load_error),
 		cmocka_unit_test(test_needs),
+		cmocka_unit_test(test_send_open),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
