@@ -97,6 +97,19 @@ struct {
 	__type(value, __u32);
 } polc_needs SEC(".maps");
 
+/* The families (bit f) in which some policy loaded since the enforcer was
+ * installed can decide a send without an address: the OR of their headers'
+ * cleared send_open bits (the loader writes it before a policy's cgroup
+ * entry and never narrows it while the enforcer stays). A send of a family
+ * clear here is allowed whoever makes it: socket_sendmsg returns before
+ * the cgroup lookup that every send on the machine would otherwise pay. */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u64);
+} polc_sends SEC(".maps");
+
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, POLC_MAX_CHUNKS);
@@ -332,7 +345,7 @@ static __always_inline int word(__u32 policy, __u32 idx, __u32 *out)
 
 static __always_inline int own_map(const struct bpf_map *m)
 {
-	return m == (void *)&polc_cgroups || m == (void *)&polc_needs ||
+	return m == (void *)&polc_cgroups || m == (void *)&polc_needs || m == (void *)&polc_sends ||
 	       m == (void *)&polc_blob || m == (void *)&polc_fast ||
 	       m == (void *)&polc_counters || m == (void *)&polc_events ||
 	       m == (void *)&polc_drops || m == (void *)&polc_pbufs;
@@ -2165,6 +2178,18 @@ static __always_inline __u32 sock_family(struct socket *sock)
 	return sk ? sk->__sk_common.skc_family : 0;   /* sock_ev's, as it reads it */
 }
 
+/* Can a policy loaded since the install decide a send without an address
+ * on a socket of this family (polc_sends; unreadable or a family past it:
+ * yes)? */
+static __always_inline int loaded_send_decided(__u32 family)
+{
+	__u32 z = 0;
+	__u64 *dec = bpf_map_lookup_elem(&polc_sends, &z);
+	if (!dec || family >= 64)
+		return 1;
+	return (*dec >> family) & 1;
+}
+
 /* Is every send without an address on a socket of this family allowed by
  * the policy? Its header's send_open (bpf_layout.h), derived at build time
  * from ir_decide: then deciding it would give an allow, which is neither
@@ -2327,10 +2352,13 @@ int BPF_PROG(polc_socket_sendmsg, struct socket *sock, struct msghdr *msg, int s
 	__u32 policy;
 	if (ret)
 		return ret;
+	int named = msg->msg_namelen >= 2;   /* 0: msg_name is stale */
+	__u32 family = sock_family(sock);
+	if (!named && !loaded_send_decided(family))
+		return 0;
 	if (!policy_of_current(&policy))
 		return 0;
-	int named = msg->msg_namelen >= 2;   /* 0: msg_name is stale */
-	if (!named && send_open(policy, sock_family(sock)))
+	if (!named && send_open(policy, family))
 		return 0;
 	struct netwalk x = {};
 	sock_ev(&x, sock, POLC_NET_SEND);

@@ -25,8 +25,9 @@
 #include <linux/magic.h>
 
 static const char *const pinned_maps[] = { "polc_cgroups", "polc_blob", "polc_counters",
-					   "polc_events", "polc_drops", "polc_fast", "polc_needs" };
-enum { M_CGROUPS, M_BLOB, M_COUNTERS, M_EVENTS, M_DROPS, M_FAST, M_NEEDS, M_N };
+					   "polc_events", "polc_drops", "polc_fast", "polc_needs",
+					   "polc_sends" };
+enum { M_CGROUPS, M_BLOB, M_COUNTERS, M_EVENTS, M_DROPS, M_FAST, M_NEEDS, M_SENDS, M_N };
 #define M_OLDEST_LAYOUT M_FAST   /* maps from here on: an older layout may lack them */
 
 static void seterr(char *err, size_t n, const char *fmt, ...)
@@ -157,7 +158,7 @@ static void remove_pins(void)
 	rmdir(BPFL_PIN_DIR);
 }
 
-/* polc_fast and polc_needs may be missing (-1): an enforcer of an older
+/* polc_fast, polc_needs and polc_sends may be missing (-1): an enforcer of an older
  * layout had none, and the layout check, not a failed open, must decide
  * what becomes of it. */
 static int open_pinned(int fds[M_N])
@@ -638,6 +639,27 @@ fail:
 	return EXIT_SYSTEM;
 }
 
+/* polc_sends |= the families whose sends without an address this blob can
+ * decide (its header's send_open clear): like polc_needs, it only ever
+ * widens while the enforcer stays, so a bit clear there means no loaded
+ * policy decides such a send, whoever makes it. */
+static int widen_loaded_sends(int fd, const bpf_bundle *b, char *err, size_t n)
+{
+	const struct polc_hdr *h = (const void *)b->w;
+	uint64_t open = h->send_open[0] | (uint64_t)h->send_open[1] << 32;
+	uint32_t zero = 0;
+	uint64_t all = 0;
+	if (fd < 0 || bpf_map_lookup_elem(fd, &zero, &all) < 0)
+		goto fail;
+	all |= ~open;
+	if (bpf_map_update_elem(fd, &zero, &all, BPF_ANY) < 0)
+		goto fail;
+	return EXIT_OK;
+fail:
+	seterr(err, n, "cannot widen the enforcer's polc_sends: %s", strerror(errno));
+	return EXIT_SYSTEM;
+}
+
 static int load_locked(const bpf_bundle *b, const char *cg, char *err, size_t n)
 {
 	const char *v = bpfb_validate(b->w, b->nwords);
@@ -691,6 +713,8 @@ static int load_locked(const bpf_bundle *b, const char *cg, char *err, size_t n)
 	r = attach_needed(cur.needs, err, n);
 	if (r == EXIT_OK)
 		r = widen_loaded_needs(fds[M_NEEDS], cur.needs, err, n);
+	if (r == EXIT_OK)
+		r = widen_loaded_sends(fds[M_SENDS], b, err, n);
 	if (r != EXIT_OK) {
 		drop_policy(fds, id);
 		close_fds(fds);

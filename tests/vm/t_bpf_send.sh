@@ -7,8 +7,10 @@
 # send deny, a unix send deny, a closed network default (alone, and with
 # unix allowed), `mode audit` (allowed, counted), and an address-only deny
 # (its family's unaddressed sends pass at once; a send to the denied
-# address is still refused). A send_open that said "allowed" for a family
-# some statement or the default decides lets the denied sends through.
+# address is still refused); and two policies loaded at once, the second
+# deciding no such send: polc_sends, the machine-wide families some loaded
+# policy decides, keeps the first's. A send_open that said "allowed" for a
+# family some statement or the default decides lets the denied sends through.
 # Runs in a network namespace of its own.
 SRC=${SRC:-$(cd "$(dirname "$0")/../.." && pwd)}
 POLC=${POLC:-$SRC/${BUILD:-build}/polc}
@@ -133,5 +135,27 @@ grep -q "aud.pol:3:3" $T/status.out && echo "ok   the audited send is counted" |
 	{ echo "FAIL the audited send is not counted:"; cat $T/status.out; bad=1; }
 $POLC unload --cgroup $CG
 rmdir $CG
+# polc_sends (every loaded policy's decidable families) only widens: a
+# policy that decides no such send, loaded after one that decides udp
+# sends, leaves those decided; a task outside both is not confined
+A=/sys/fs/cgroup/polc-send-a B=/sys/fs/cgroup/polc-send-b
+mkdir -p $A $B
+$POLC build --target bpf -o $T/udpsend.bpfpol $T/udpsend.pol 2>/dev/null
+$POLC build --target bpf -o $T/addr.bpfpol $T/addr.pol 2>/dev/null
+$POLC load $T/udpsend.bpfpol --cgroup $A
+$POLC load $T/addr.bpfpol --cgroup $B
+in_cg() { # cgroup out: the probe's sends without an address, in cgroup
+	python3 $T/mk.py sh -c 'echo $$ >"$1/cgroup.procs"; exec python3 "$2" "$3" nosendto' sh \
+		"$1" $T/probe.py >"$2" 2>&1
+}
+in_cg $A $T/a.out
+check "two loaded, a: send-udp" EPERM "$(got send-udp $T/a.out)"
+check "two loaded, a: send-tcp" ok "$(got send-tcp $T/a.out)"
+in_cg $B $T/b.out
+check "two loaded, b: send-udp" ok "$(got send-udp $T/b.out)"
+in_cg /sys/fs/cgroup $T/root.out
+check "two loaded, outside: send-udp" ok "$(got send-udp $T/root.out)"
+$POLC unload --cgroup $A; $POLC unload --cgroup $B
+rmdir $A $B
 kill $peers
 [ $bad = 0 ] && echo ALL-OK
