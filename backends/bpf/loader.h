@@ -32,7 +32,9 @@
  * that programs are attached on demand (a polc that attached them all at
  * install would load policies under programs never attached), and the
  * needs a cgroup's entry and polc_needs carry (an enforcer reading a bare
- * policy id, or polc_needs left 0, would let opens through undecided). */
+ * policy id, or polc_needs left 0, would let opens through undecided).
+ * Blob version 5 brought polc_sends with send_open: an enforcer without it
+ * has another layout by the version alone. */
 #define BPFL_ENFORCER_ABI (POLC_BLOB_VERSION * 16u + 3u)   /* 2: polc_cg values, polc_needs;
 								   3: polc_fast's serial */
 
