@@ -29,14 +29,7 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 143' INT TERM
 
-# the enforcer's lsm programs: "ID NAME CNT NS" lines
-snapshot() {
-	bpftool prog show 2>/dev/null | awk '
-		/^[0-9]+: lsm / { id = $1; sub(":", "", id); name = $4; cnt = ns = 0
-			for (i = 1; i <= NF; i++) { if ($i == "run_time_ns") ns = $(i + 1)
-				if ($i == "run_cnt") cnt = $(i + 1) }
-			if (name ~ /^polc_/) print id, name, cnt, ns }'
-}
+. "$(dirname "$0")/bpf-stats.sh"   # snapshot
 
 # What ran between snapshots s1 and s2, less what bpftool's own snapshot
 # ran between s0 and s1 (it calls capable, bpf and bpf_map hooks itself;

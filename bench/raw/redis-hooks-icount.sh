@@ -23,13 +23,7 @@ POLC=$1 WORK=$2 N=$3
 shift 3
 CGROOT=/sys/fs/cgroup/unified
 [ -d "$CGROOT" ] || CGROOT=/sys/fs/cgroup
-snapshot() {
-	bpftool prog show 2>/dev/null | awk '
-		/^[0-9]+: lsm / { id = $1; sub(":", "", id); name = $4; cnt = ns = 0
-			for (i = 1; i <= NF; i++) { if ($i == "run_time_ns") ns = $(i + 1)
-				if ($i == "run_cnt") cnt = $(i + 1) }
-			if (name ~ /^polc_/) print id, name, cnt, ns }'
-}
+. "$(dirname "$0")/../bpf-stats.sh"   # snapshot
 delta() {
 	awk -v req="$3" 'FILENAME == ARGV[1] { c1[$1] = $3; t1[$1] = $4; next }
 	     ($1 in c1) { n = $3 - c1[$1]; t = $4 - t1[$1]

@@ -522,6 +522,18 @@ static void test_load_error(void **state)
 	}
 }
 
+/* A one-policy source compiled and lowered to a bundle (b); the front end's
+ * result, to release once b is freed. */
+static front_compiled *lower_src(const char *src, bpf_bundle *b)
+{
+	front_compiled *c = front_compile(src, false);
+	if (c->rc < 0 || !c->p)
+		fail_msg("%s does not compile", src);
+	bpfb_stats st;
+	assert_int_equal(bpfb_lower(c->p, NULL, b, &st, &c->d), 0);
+	return c;
+}
+
 /* A policy that decides nothing needs no hook; one deny needs its class. */
 static void test_needs(void **state)
 {
@@ -536,12 +548,8 @@ static void test_needs(void **state)
 		{ "policy a { deny syscall ptrace; }", 0 },
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
-		front_compiled *c = front_compile(cases[i].src, false);
-		if (c->rc < 0 || !c->p)
-			fail_msg("%s does not compile", cases[i].src);
 		bpf_bundle b;
-		bpfb_stats st;
-		assert_int_equal(bpfb_lower(c->p, NULL, &b, &st, &c->d), 0);
+		front_compiled *c = lower_src(cases[i].src, &b);
 		uint32_t got = bpfb_needs(b.w, b.nwords);
 		if (got != cases[i].needs)
 			fail_msg("%s: needs 0x%x, want 0x%x", cases[i].src, got, cases[i].needs);
@@ -575,12 +583,8 @@ static void test_send_open(void **state)
 		{ "policy a { default deny network; allow network tcp send; }", 0 },
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
-		front_compiled *c = front_compile(cases[i].src, false);
-		if (c->rc < 0 || !c->p)
-			fail_msg("%s does not compile", cases[i].src);
 		bpf_bundle b;
-		bpfb_stats st;
-		assert_int_equal(bpfb_lower(c->p, NULL, &b, &st, &c->d), 0);
+		front_compiled *c = lower_src(cases[i].src, &b);
 		const struct polc_hdr *h = (const void *)b.w;
 		uint64_t got = h->send_open[0] | (uint64_t)h->send_open[1] << 32;
 		if (got != cases[i].open)
