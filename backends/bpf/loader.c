@@ -623,41 +623,36 @@ static int write_window(int fd, const bpf_bundle *b, uint32_t id)
 	return r;
 }
 
-/* polc_needs |= needs: what the loaded policies decide only ever widens
- * while the enforcer stays (enforcer.bpf.c reads it before any lookup). */
-static int widen_loaded_needs(int fd, uint32_t needs, char *err, size_t n)
+/* The one-entry maps polc_needs (u32) and polc_sends (u64) only ever widen
+ * while the enforcer stays, since enforcer.bpf.c reads them before any
+ * lookup: value |= bits, byte by byte so that one helper serves both
+ * widths (size bytes, at most 8). name is the map's, for the error. */
+static int widen_loaded(int fd, const char *name, const void *bits, size_t size, char *err,
+			size_t n)
 {
-	uint32_t zero = 0, all = 0;
-	if (fd < 0 || bpf_map_lookup_elem(fd, &zero, &all) < 0)
+	uint32_t zero = 0;
+	unsigned char all[8] = { 0 };
+	const unsigned char *add = bits;
+	if (fd < 0 || size > sizeof all || bpf_map_lookup_elem(fd, &zero, all) < 0)
 		goto fail;
-	all |= needs;
-	if (bpf_map_update_elem(fd, &zero, &all, BPF_ANY) < 0)
+	for (size_t i = 0; i < size; i++)
+		all[i] |= add[i];
+	if (bpf_map_update_elem(fd, &zero, all, BPF_ANY) < 0)
 		goto fail;
 	return EXIT_OK;
 fail:
-	seterr(err, n, "cannot widen the enforcer's polc_needs: %s", strerror(errno));
+	seterr(err, n, "cannot widen the enforcer's %s: %s", name, strerror(errno));
 	return EXIT_SYSTEM;
 }
 
-/* polc_sends |= the families whose sends without an address this blob can
- * decide (its header's send_open clear): like polc_needs, it only ever
- * widens while the enforcer stays, so a bit clear there means no loaded
- * policy decides such a send, whoever makes it. */
-static int widen_loaded_sends(int fd, const bpf_bundle *b, char *err, size_t n)
+/* What this blob adds to polc_sends: the families whose sends without an
+ * address it can decide (its header's send_open clear). As polc_sends
+ * only widens, a bit clear there means no loaded policy decides such a
+ * send, whoever makes it. */
+static uint64_t decided_sends(const bpf_bundle *b)
 {
 	const struct polc_hdr *h = (const void *)b->w;
-	uint64_t open = h->send_open[0] | (uint64_t)h->send_open[1] << 32;
-	uint32_t zero = 0;
-	uint64_t all = 0;
-	if (fd < 0 || bpf_map_lookup_elem(fd, &zero, &all) < 0)
-		goto fail;
-	all |= ~open;
-	if (bpf_map_update_elem(fd, &zero, &all, BPF_ANY) < 0)
-		goto fail;
-	return EXIT_OK;
-fail:
-	seterr(err, n, "cannot widen the enforcer's polc_sends: %s", strerror(errno));
-	return EXIT_SYSTEM;
+	return ~(h->send_open[0] | (uint64_t)h->send_open[1] << 32);
 }
 
 static int load_locked(const bpf_bundle *b, const char *cg, char *err, size_t n)
@@ -710,11 +705,12 @@ static int load_locked(const bpf_bundle *b, const char *cg, char *err, size_t n)
 	/* the programs and polc_needs first: once the cgroup entry is
 	 * written, the policy is in force */
 	cur.needs = bpfb_needs(b->w, b->nwords);
+	uint64_t sends = decided_sends(b);
 	r = attach_needed(cur.needs, err, n);
 	if (r == EXIT_OK)
-		r = widen_loaded_needs(fds[M_NEEDS], cur.needs, err, n);
+		r = widen_loaded(fds[M_NEEDS], "polc_needs", &cur.needs, sizeof cur.needs, err, n);
 	if (r == EXIT_OK)
-		r = widen_loaded_sends(fds[M_SENDS], b, err, n);
+		r = widen_loaded(fds[M_SENDS], "polc_sends", &sends, sizeof sends, err, n);
 	if (r != EXIT_OK) {
 		drop_policy(fds, id);
 		close_fds(fds);
