@@ -77,44 +77,92 @@ static bool cidr_contains(const ir_cidr *c, int family, const uint8_t *addr)
 	return true;
 }
 
-/* A socket's protocol as the language names it. A stream socket with
- * protocol 0 is tcp, a datagram one udp (for inet families). MPTCP is tcp
- * too: its subflows are TCP connections and it falls back to plain TCP, so
- * it reaches every TCP peer and port a tcp statement speaks of. */
-static bool proto_matches(ir_net_proto p, int family, int type, int protocol)
+/* What each protocol of the language matches of a socket: its type
+ * (SOCK_* without the flags; ANY: every type), its protocol (one of
+ * protocols[0..nprotocol); none listed: every protocol), and with inet set
+ * only an inet family's. A stream socket with protocol 0 is tcp, a
+ * datagram one udp. MPTCP is tcp too: its subflows are TCP connections and
+ * it falls back to plain TCP, so it reaches every TCP peer and port a tcp
+ * statement speaks of. proto_matches reads this table, and socket_kinds
+ * takes from it the kinds of socket proto_matches tells apart. */
+enum { ANY = -1, MAX_PROTOCOLS = 3 };
+static const struct {
+	bool inet;
+	int type;
+	size_t nprotocol;
+	int protocols[MAX_PROTOCOLS];
+} protos[] = {
+	[IR_PROTO_ANY] = { false, ANY, 0, { 0 } },
+	[IR_PROTO_TCP] = { true, SOCK_STREAM, 3, { 0, IPPROTO_TCP, IPPROTO_MPTCP } },
+	[IR_PROTO_UDP] = { true, SOCK_DGRAM, 2, { 0, IPPROTO_UDP } },
+	[IR_PROTO_RAW] = { false, SOCK_RAW, 0, { 0 } },
+	[IR_PROTO_ICMP] = { true, ANY, 2, { IPPROTO_ICMP, IPPROTO_ICMPV6 } },
+};
+#define NPROTOS (sizeof protos / sizeof *protos)
+
+static bool among(const int *v, size_t n, int x)
 {
-	bool inet = family == AF_INET || family == AF_INET6;
-	type &= 0xf;    /* drop SOCK_NONBLOCK / SOCK_CLOEXEC */
-	switch (p) {
-	case IR_PROTO_ANY: return true;
-	case IR_PROTO_TCP:
-		return inet && type == SOCK_STREAM &&
-		       (protocol == 0 || protocol == IPPROTO_TCP || protocol == IPPROTO_MPTCP);
-	case IR_PROTO_UDP: return inet && type == SOCK_DGRAM && (protocol == 0 || protocol == IPPROTO_UDP);
-	case IR_PROTO_RAW: return type == SOCK_RAW;
-	case IR_PROTO_ICMP: return inet && (protocol == IPPROTO_ICMP || protocol == IPPROTO_ICMPV6);
-	}
+	for (size_t i = 0; i < n; i++)
+		if (v[i] == x)
+			return true;
 	return false;
 }
 
-/* One socket of each kind proto_matches tells apart: its type (SOCK_*
- * without the flags) stream, datagram, raw or another (seqpacket), and its
- * protocol 0, tcp, mptcp, udp, icmp, icmpv6 or another (sctp). Every socket
- * of a family matches the statements one of these matches, so deciding
- * these decides them all. Keep in step with proto_matches. */
-static const int kind_types[] = { SOCK_STREAM, SOCK_DGRAM, SOCK_RAW, SOCK_SEQPACKET };
-static const int kind_protocols[] = { 0, IPPROTO_TCP, IPPROTO_MPTCP, IPPROTO_UDP, IPPROTO_ICMP,
-				      IPPROTO_ICMPV6, IPPROTO_SCTP };
+static bool proto_matches(ir_net_proto p, int family, int type, int protocol)
+{
+	if ((size_t)p >= NPROTOS)
+		return false;
+	bool inet = family == AF_INET || family == AF_INET6;
+	int t = protos[p].type;
+	return (!protos[p].inet || inet) && (t == ANY || t == (type & 0xf)) &&
+	       (!protos[p].nprotocol || among(protos[p].protocols, protos[p].nprotocol, protocol));
+}
+
+/* The distinct types (or protocols) protos names, then one it does not. */
+typedef struct {
+	int v[NPROTOS * MAX_PROTOCOLS + 1];
+	size_t n;
+} kind_set;
+
+static void kind_add(kind_set *s, int x)
+{
+	if (x != ANY && !among(s->v, s->n, x))
+		s->v[s->n++] = x;
+}
+
+/* One socket of each kind proto_matches tells apart: every type and every
+ * protocol the table names, and one type and one protocol it does not
+ * name (the least such value: every unnamed value matches as it does).
+ * Every socket of a family matches the statements one of these matches,
+ * so deciding these decides them all. */
+static void socket_kinds(kind_set *types, kind_set *protocols)
+{
+	types->n = protocols->n = 0;
+	for (size_t i = 0; i < NPROTOS; i++) {
+		kind_add(types, protos[i].type);
+		for (size_t k = 0; k < protos[i].nprotocol; k++)
+			kind_add(protocols, protos[i].protocols[k]);
+	}
+	kind_set *both[] = { types, protocols };
+	for (size_t i = 0; i < 2; i++) {
+		int another = 0;
+		while (among(both[i]->v, both[i]->n, another))
+			another++;
+		both[i]->v[both[i]->n++] = another;
+	}
+}
 
 bool ir_net_unaddressed_allowed(const ir_policy *p, ir_net_op op, int family)
 {
-	for (size_t t = 0; t < sizeof kind_types / sizeof *kind_types; t++)
-		for (size_t k = 0; k < sizeof kind_protocols / sizeof *kind_protocols; k++) {
+	kind_set types, protocols;
+	socket_kinds(&types, &protocols);
+	for (size_t t = 0; t < types.n; t++)
+		for (size_t k = 0; k < protocols.n; k++) {
 			ir_event ev = { .domain = IR_NETWORK };
 			ev.u.net.op = op;
 			ev.u.net.family = family;
-			ev.u.net.type = kind_types[t];
-			ev.u.net.protocol = kind_protocols[k];
+			ev.u.net.type = types.v[t];
+			ev.u.net.protocol = protocols.v[k];
 			if (ir_decide(p, &ev).verdict != IR_ALLOW)
 				return false;
 		}
