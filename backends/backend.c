@@ -41,15 +41,22 @@ const char *support_name(support_level l)
 	return "?";
 }
 
+backend_facts backend_prepare(const backend *b, const ir_policy *p)
+{
+	backend_facts none = { 0 };
+	return b->prepare ? b->prepare(p) : none;
+}
+
 /* An allow decides nothing that the domain's allow default would not:
  * verdicts combine most-restrictive-first, so removing it changes no
  * decision, and an artifact that ignores it decides as ir_decide does. */
-support backend_classify(const backend *b, const ir_policy *p, const ir_stmt *s)
+support backend_classify(const backend *b, const ir_policy *p, backend_facts f,
+			 const ir_stmt *s)
 {
 	support exact = { SUPPORT_EXACT, NULL };
 	if (s->action.verdict == IR_ALLOW && p->defaults[s->domain].verdict == IR_ALLOW)
 		return exact;
-	return b->classify(p, s);
+	return b->classify(p, f, s);
 }
 
 static unsigned covered;          /* bit per domain; 0: not given */
@@ -85,39 +92,39 @@ static bool from_library(src_loc l)
 	return l.file && l.file->builtin;
 }
 
-static support default_support(const backend *b, const ir_policy *p, int dom);
+static support default_support(const backend *b, const ir_policy *p, backend_facts f, int dom);
 
-bool backend_left_stmt(const backend *b, const ir_policy *p, const ir_stmt *s)
+bool backend_left_stmt(const backend *b, const ir_policy *p, backend_facts f, const ir_stmt *s)
 {
 	if (covered)
 		return !(covered & (1u << s->domain));
-	return from_library(s->loc) && backend_classify(b, p, s).level != SUPPORT_EXACT;
+	return from_library(s->loc) && backend_classify(b, p, f, s).level != SUPPORT_EXACT;
 }
 
-bool backend_left_default(const backend *b, const ir_policy *p, int dom)
+bool backend_left_default(const backend *b, const ir_policy *p, backend_facts f, int dom)
 {
 	if (covered)
 		return !(covered & (1u << dom));
 	return p->default_set[dom] && from_library(p->default_loc[dom]) &&
-	       default_support(b, p, dom).level == SUPPORT_NONE;
+	       default_support(b, p, f, dom).level == SUPPORT_NONE;
 }
 
 /* "file (12 statements, the default), exec (3 statements)", or NULL. */
-static char *left_summary(const backend *b, const ir_policy *p)
+static char *left_summary(const backend *b, const ir_policy *p, backend_facts f)
 {
 	buf s;
 	buf_init(&s);
 	for (int dom = 0; dom < IR_NDOMAIN; dom++) {
 		size_t n = 0, partly = 0;
 		for (size_t i = 0; i < p->dom[dom].n; i++) {
-			support_level lv = backend_classify(b, p, &p->dom[dom].v[i]).level;
-			if (lv != SUPPORT_EXACT && backend_left_stmt(b, p, &p->dom[dom].v[i])) {
+			support_level lv = backend_classify(b, p, f, &p->dom[dom].v[i]).level;
+			if (lv != SUPPORT_EXACT && backend_left_stmt(b, p, f, &p->dom[dom].v[i])) {
 				n++;
 				partly += lv == SUPPORT_PARTIAL;
 			}
 		}
-		bool def = default_support(b, p, dom).level != SUPPORT_EXACT &&
-			   backend_left_default(b, p, dom);
+		bool def = default_support(b, p, f, dom).level != SUPPORT_EXACT &&
+			   backend_left_default(b, p, f, dom);
 		if (!n && !def)
 			continue;
 		buf_printf(&s, "%s%s (", s.len ? ", " : "", ir_domain_name((ir_domain)dom));
@@ -139,47 +146,48 @@ static char *left_summary(const backend *b, const ir_policy *p)
 
 /* The support of domain dom's default: exact when it is allow (nothing to
  * enforce) or the backend enforces every default. */
-static support default_support(const backend *b, const ir_policy *p, int dom)
+static support default_support(const backend *b, const ir_policy *p, backend_facts f, int dom)
 {
 	support exact = { SUPPORT_EXACT, NULL };
 	if (p->defaults[dom].verdict == IR_ALLOW || !b->classify_default)
 		return exact;
-	return b->classify_default(p, (ir_domain)dom);
+	return b->classify_default(p, f, (ir_domain)dom);
 }
 
 /* Whether b leaves statement s inexact: neither enforced exactly nor left
  * to the other enforcers. *su then says how far, with a reason. Refusals
  * (backend_check) and an artifact's header (backend_header) both ask. */
-static bool stmt_inexact(const backend *b, const ir_policy *p, const ir_stmt *s, support *su)
+static bool stmt_inexact(const backend *b, const ir_policy *p, backend_facts f, const ir_stmt *s,
+			 support *su)
 {
-	*su = backend_classify(b, p, s);
+	*su = backend_classify(b, p, f, s);
 	if (!su->why)
 		su->why = "no reason given";
-	return su->level != SUPPORT_EXACT && !backend_left_stmt(b, p, s);
+	return su->level != SUPPORT_EXACT && !backend_left_stmt(b, p, f, s);
 }
 
 /* The same for domain dom's default; *at is where it was written (the
  * policy when nowhere). */
-static bool default_inexact(const backend *b, const ir_policy *p, int dom, support *su,
-			    src_loc *at)
+static bool default_inexact(const backend *b, const ir_policy *p, backend_facts f, int dom,
+			    support *su, src_loc *at)
 {
-	*su = default_support(b, p, dom);
+	*su = default_support(b, p, f, dom);
 	if (!su->why)
 		su->why = "no reason given";
 	*at = p->default_set[dom] ? p->default_loc[dom] : p->loc;
-	return su->level != SUPPORT_EXACT && !backend_left_default(b, p, dom);
+	return su->level != SUPPORT_EXACT && !backend_left_default(b, p, f, dom);
 }
 
 /* A default the target cannot enforce is refused like a statement: before,
  * `default deny file;` built for seccomp as "allow everything" in silence. */
-static int check_defaults(const backend *b, const ir_policy *p, bool allow_partial,
-			  diag_ctx *d)
+static int check_defaults(const backend *b, const ir_policy *p, backend_facts f,
+			  bool allow_partial, diag_ctx *d)
 {
 	int refused = 0;
 	for (int dom = 0; dom < IR_NDOMAIN; dom++) {
 		support su;
 		src_loc at;
-		if (!default_inexact(b, p, dom, &su, &at))
+		if (!default_inexact(b, p, f, dom, &su, &at))
 			continue;
 		const char *v = ir_verdict_name(p->defaults[dom].verdict);
 		const char *dn = ir_domain_name((ir_domain)dom);
@@ -200,12 +208,13 @@ static int check_defaults(const backend *b, const ir_policy *p, bool allow_parti
 int backend_check(const backend *b, const ir_policy *p, bool allow_partial,
 		  diag_ctx *d)
 {
-	int refused = check_defaults(b, p, allow_partial, d);
+	backend_facts f = backend_prepare(b, p);
+	int refused = check_defaults(b, p, f, allow_partial, d);
 	for (int dom = 0; dom < IR_NDOMAIN; dom++) {
 		for (size_t i = 0; i < p->dom[dom].n; i++) {
 			const ir_stmt *s = &p->dom[dom].v[i];
 			support su;
-			if (!stmt_inexact(b, p, s, &su))
+			if (!stmt_inexact(b, p, f, s, &su))
 				continue;
 			if (allow_partial) {
 				diag_warn(d, s->loc, "%s enforces this statement %s: %s",
@@ -221,7 +230,7 @@ int backend_check(const backend *b, const ir_policy *p, bool allow_partial,
 			}
 		}
 	}
-	char *left = left_summary(b, p);
+	char *left = left_summary(b, p, f);
 	if (left && !refused)
 		diag_note(d, p->loc, "%s artifact: left to the other enforcers: %s", b->name, left);
 	free(left);
@@ -255,7 +264,7 @@ size_t backend_implied_list(const backend *b, const ir_policy *p, backend_implie
 	sys.domain = IR_SYSCALL;
 	sys.action.verdict = IR_DENY;
 	sys.u.sys.name = "clone3";
-	if (b->classify(p, &sys).level == SUPPORT_NONE)
+	if (b->classify(p, backend_prepare(b, p), &sys).level == SUPPORT_NONE)
 		return 0;
 	size_t n = 0;
 	for (size_t i = 0; i < sizeof imp / sizeof *imp; i++) {
@@ -277,11 +286,12 @@ void backend_header(const backend *b, const ir_policy *p, const backend_opts *o,
 	char hash[IR_SOURCE_HASH_SIZE];
 	buf_printf(out, "%ssource-sha256: %s\n", comment, ir_source_hash(p, hash));
 	buf_printf(out, "%starget: %s\n", comment, b->name);
+	backend_facts f = backend_prepare(b, p);
 	for (int dom = 0; dom < IR_NDOMAIN; dom++) {
 		for (size_t i = 0; i < p->dom[dom].n; i++) {
 			const ir_stmt *s = &p->dom[dom].v[i];
 			support su;
-			if (!stmt_inexact(b, p, s, &su))
+			if (!stmt_inexact(b, p, f, s, &su))
 				continue;
 			/* puts, no formatter: a policy of 100,000 statements
 			 * has as many lines */
@@ -298,7 +308,7 @@ void backend_header(const backend *b, const ir_policy *p, const backend_opts *o,
 	for (int dom = 0; dom < IR_NDOMAIN; dom++) {
 		support su;
 		src_loc at;
-		if (!default_inexact(b, p, dom, &su, &at))
+		if (!default_inexact(b, p, f, dom, &su, &at))
 			continue;
 		buf_printf(out, "%snot enforced exactly: ", comment);
 		put_loc(out, at);
@@ -306,7 +316,7 @@ void backend_header(const backend *b, const ir_policy *p, const backend_opts *o,
 			   ir_verdict_name(p->defaults[dom].verdict), ir_domain_name((ir_domain)dom),
 			   su.why);
 	}
-	char *left = left_summary(b, p);
+	char *left = left_summary(b, p, f);
 	if (left)
 		buf_printf(out, "%sleft to the other enforcers: %s\n", comment, left);
 	free(left);

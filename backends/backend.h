@@ -39,6 +39,17 @@ typedef struct {
 	const char *why;       /* static text; NULL when exact */
 } support;
 
+/* What a backend's classify() and classify_default() read of the whole
+ * policy rather than of one statement (the BPF backend's raw-packet route,
+ * seven decisions against every statement), worked out by its prepare()
+ * once per policy before the policy's statements are classified. Bits of
+ * the backend's own meaning; zero for a backend without prepare(). By
+ * value: nothing to free, and a policy changed after (a copy reduced to
+ * some statements) is prepared anew. */
+typedef struct {
+	unsigned bits;
+} backend_facts;
+
 typedef struct {
 	const char *format;    /* NULL: the backend's first format */
 	bool allow_partial;
@@ -90,11 +101,15 @@ typedef struct backend {
 	const char *name;                  /* "seccomp", "apparmor", "bpf", ... */
 	const char *title;                 /* in bench tables: "AppArmor", "BPF LSM" */
 	const char *const *formats;        /* NULL-terminated; first = default */
-	support (*classify)(const ir_policy *p, const ir_stmt *s);
+	/* The facts of p its classify() and classify_default() read (see
+	 * backend_facts). NULL: none. Callers use backend_prepare(). */
+	backend_facts (*prepare)(const ir_policy *p);
+	/* How this target enforces statement s of p; f: prepare(p). */
+	support (*classify)(const ir_policy *p, backend_facts f, const ir_stmt *s);
 	/* How this target enforces the policy's default for domain dom when
 	 * it is not allow (`default deny file;` is a promise about every file
 	 * event no statement decides). NULL: every default exactly. */
-	support (*classify_default)(const ir_policy *p, ir_domain dom);
+	support (*classify_default)(const ir_policy *p, backend_facts f, ir_domain dom);
 	/* Append the artifact to out. Returns 0, or -1 with diagnostics. */
 	int (*emit)(const ir_policy *p, const backend_opts *o, buf *out, diag_ctx *d);
 
@@ -194,8 +209,14 @@ const backend *backend_find(const char *name);
  * for usage text and `--target all`. Static storage. */
 const char *backend_names(void);
 
-/* Support by effect, then by the backend's classify(). */
-support backend_classify(const backend *b, const ir_policy *p, const ir_stmt *s);
+/* b's prepare(p), or no facts where it has none: once per policy, for
+ * each classify() of its statements and defaults. */
+backend_facts backend_prepare(const backend *b, const ir_policy *p);
+
+/* Support by effect, then by the backend's classify() (f: backend_prepare
+ * of b and p). */
+support backend_classify(const backend *b, const ir_policy *p, backend_facts f,
+			 const ir_stmt *s);
 
 /* The domains the next artifacts cover (`--domains LIST`: comma-separated
  * domain names, or "all"). Without it (NULL) a target covers every domain
@@ -209,9 +230,10 @@ support backend_classify(const backend *b, const ir_policy *p, const ir_stmt *s)
  * Process-wide, as the command line is. */
 int backend_set_domains(const char *list);
 
-/* Is this statement / domain default left to the other enforcers? */
-bool backend_left_stmt(const backend *b, const ir_policy *p, const ir_stmt *s);
-bool backend_left_default(const backend *b, const ir_policy *p, int dom);
+/* Is this statement / domain default left to the other enforcers? (f:
+ * backend_prepare of b and p) */
+bool backend_left_stmt(const backend *b, const ir_policy *p, backend_facts f, const ir_stmt *s);
+bool backend_left_default(const backend *b, const ir_policy *p, backend_facts f, int dom);
 
 /* Refuse (error) or, with allow_partial, warn about every statement and
  * every non-allow default the backend does not enforce exactly, except

@@ -52,9 +52,10 @@ static rule_support classify_rule(const backend *b, const ir_rule *r)
 	rule_support rs;
 	memset(&rs, 0, sizeof rs);
 	const ir_policy *p = &r->body;
+	backend_facts f = backend_prepare(b, p);
 	for (int d = 0; d < IR_NDOMAIN; d++) {
 		for (size_t i = 0; i < p->dom[d].n; i++) {
-			support su = b->classify(p, &p->dom[d].v[i]);
+			support su = b->classify(p, f, &p->dom[d].v[i]);
 			rs.nstmt++;
 			if (su.level == SUPPORT_EXACT) {
 				rs.nexact++;

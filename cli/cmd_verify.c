@@ -191,10 +191,11 @@ static void filter_other_paths(const ir_policy *p, const void *f, size_t len, co
  * stands for, judged by the emitted filter without executing it. */
 static void verify_filter(const ir_policy *p, const backend *b, column *col)
 {
+	backend_facts f = backend_prepare(b, p);
 	for (int d = 0; d < IR_NDOMAIN; d++)
 		for (size_t i = 0; i < p->dom[d].n; i++) {
 			const ir_stmt *s = &p->dom[d].v[i];
-			support su = b->classify(p, s);
+			support su = b->classify(p, f, s);
 			cell *c = cell_for(col, s);
 			if (su.level == SUPPORT_EXACT)
 				c->exact++;
@@ -212,10 +213,11 @@ static void verify_filter(const ir_policy *p, const backend *b, column *col)
 		exact.dom[dd].v = xcalloc(p->dom[dd].n + 1, sizeof *exact.dom[dd].v);
 		exact.dom[dd].n = 0;
 		for (size_t i = 0; i < p->dom[dd].n; i++)
-			if (b->classify(p, &p->dom[dd].v[i]).level == SUPPORT_EXACT)
+			if (b->classify(p, f, &p->dom[dd].v[i]).level == SUPPORT_EXACT)
 				exact.dom[dd].v[exact.dom[dd].n++] = p->dom[dd].v[i];
 	}
 	p = &exact;
+	f = backend_prepare(b, p);
 	buf filter;
 	buf_init(&filter);
 	backend_opts o = { b->probe_format, false, NULL, POLC_VERSION };
@@ -232,7 +234,7 @@ static void verify_filter(const ir_policy *p, const backend *b, column *col)
 	probes_derive(p, IR_NDOMAIN, &ps);
 	for (size_t i = 0; i < ps.n; i++) {
 		const probe *pr = &ps.v[i];
-		if (b->classify(p, pr->from).level != SUPPORT_EXACT)
+		if (b->classify(p, f, pr->from).level != SUPPORT_EXACT)
 			continue;
 		ir_event ev = pr->ev;
 		if (ev.domain == IR_NETWORK)
@@ -310,11 +312,11 @@ static void restrict_to_domain(const ir_policy *p, const backend *b, int d, ir_p
 			out->default_set[dd] = false;
 			continue;
 		}
-		for (size_t i = 0; i < p->dom[dd].n; i++) {
-			const ir_policy *by = dd == IR_CAPABILITY ? p : &judge;
-			if (b->classify(by, &p->dom[dd].v[i]).level == SUPPORT_EXACT)
+		const ir_policy *by = dd == IR_CAPABILITY ? p : &judge;
+		backend_facts f = backend_prepare(b, by);
+		for (size_t i = 0; i < p->dom[dd].n; i++)
+			if (b->classify(by, f, &p->dom[dd].v[i]).level == SUPPORT_EXACT)
 				out->dom[dd].v[out->dom[dd].n++] = p->dom[dd].v[i];
-		}
 	}
 }
 
@@ -334,11 +336,12 @@ static ir_decision decide_observed(const ir_policy *p, const ir_event *ev, const
 	return ir_decide(p, &e);
 }
 
-static void probe_route(const ir_policy *r, const probe *orig, lsm_route route,
-			const lsm_confine *conf, column *col);
+static void probe_route(const ir_policy *r, backend_facts f, const probe *orig,
+			lsm_route route, const lsm_confine *conf, column *col);
 
 static void probe_domain(const ir_policy *r, int d, const lsm_confine *conf, column *col)
 {
+	backend_facts f = backend_prepare(conf->b, r);
 	probe_set ps = { 0 };
 	probes_derive(r, (ir_domain)d, &ps);
 	for (size_t i = 0; i < ps.n; i++) {
@@ -347,7 +350,7 @@ static void probe_domain(const ir_policy *r, int d, const lsm_confine *conf, col
 		lsm_route routes[LSM_MAX_ROUTES];
 		size_t nr = lsm_routes(&ps.v[i].ev, routes);
 		for (size_t k = 0; k < nr; k++)
-			probe_route(r, &ps.v[i], routes[k], conf, col);
+			probe_route(r, f, &ps.v[i], routes[k], conf, col);
 	}
 	probes_free(&ps);
 }
@@ -388,21 +391,22 @@ static bool event_stmt(const ir_event *ev, ir_stmt *s)
  * Landlock `default deny file` leaves chmod unmediated) proves something
  * only where the target enforces a deny of that very event exactly. NULL:
  * judge it; else why not. */
-static const char *default_unjudged(const ir_policy *r, const backend *b, const ir_event *ev)
+static const char *default_unjudged(const ir_policy *r, backend_facts f, const backend *b,
+				    const ir_event *ev)
 {
 	ir_decision d = ir_decide(r, ev);
 	if (d.by || !b->classify_default || d.verdict < IR_DENY ||
-	    b->classify_default(r, ev->domain).level == SUPPORT_EXACT)
+	    b->classify_default(r, f, ev->domain).level == SUPPORT_EXACT)
 		return NULL;
 	ir_stmt s;
-	if (event_stmt(ev, &s) && b->classify(r, &s).level == SUPPORT_EXACT)
+	if (event_stmt(ev, &s) && b->classify(r, f, &s).level == SUPPORT_EXACT)
 		return NULL;
 	return "decided by a default the target enforces in part, and not this event";
 }
 
 /* One probe by one route (verify.h): the event's own decision is expected. */
-static void probe_route(const ir_policy *r, const probe *orig, lsm_route route,
-			const lsm_confine *conf, column *col)
+static void probe_route(const ir_policy *r, backend_facts f, const probe *orig,
+			lsm_route route, const lsm_confine *conf, column *col)
 {
 	char what[160];
 	probe one = *orig;
@@ -413,7 +417,7 @@ static void probe_route(const ir_policy *r, const probe *orig, lsm_route route,
 	const probe *pr = &one;
 	{
 		cell *c = cell_for(col, pr->from);
-		const char *unjudged = default_unjudged(r, conf->b, &pr->ev);
+		const char *unjudged = default_unjudged(r, f, conf->b, &pr->ev);
 		outcome got = unjudged ? (outcome){ .kind = OUT_SKIPPED, .why = unjudged }
 				       : lsm_probe_route(conf, &pr->ev, route);
 		ir_decision want = decide_observed(r, &pr->ev, &got);
@@ -434,10 +438,11 @@ static void probe_route(const ir_policy *r, const probe *orig, lsm_route route,
 
 static void tally_support(const ir_policy *p, const backend *b, column *col)
 {
+	backend_facts f = backend_prepare(b, p);
 	for (int d = 0; d < IR_NDOMAIN; d++)
 		for (size_t i = 0; i < p->dom[d].n; i++) {
 			const ir_stmt *s = &p->dom[d].v[i];
-			support su = b->classify(p, s);
+			support su = b->classify(p, f, s);
 			cell *c = cell_for(col, s);
 			su.level == SUPPORT_EXACT ? c->exact++ : su.level == SUPPORT_PARTIAL ? c->partial++ : c->none++;
 			if (su.level != SUPPORT_EXACT && !c->why)

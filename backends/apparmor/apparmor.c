@@ -227,7 +227,7 @@ static support classify_mount(const ir_policy *p, const ir_stmt *s)
 	return errno_support(p, s);
 }
 
-static support classify_apparmor(const ir_policy *p, const ir_stmt *s)
+static support classify_apparmor(const ir_policy *p, backend_facts f, const ir_stmt *s)
 {
 	switch (s->domain) {
 	case IR_SYSCALL:
@@ -697,7 +697,7 @@ static void emit_signal(const ir_policy *p, buf *out)
 
 /* AppArmor cannot hold back syscalls: a syscall default that is not allow
  * is refused, listed or left to seccomp by backend_check(). */
-static support classify_default_apparmor(const ir_policy *p, ir_domain dom)
+static support classify_default_apparmor(const ir_policy *p, backend_facts f, ir_domain dom)
 {
 	support exact = { SUPPORT_EXACT, NULL };
 	if (dom == IR_SYSCALL && p->defaults[dom].verdict != IR_ALLOW)

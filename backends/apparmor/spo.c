@@ -317,10 +317,11 @@ static void files(spo *c)
 		if (open_dom(c, IR_EXEC))
 			strset_add(&c->exe, "/**");
 	}
+	backend_facts f = backend_prepare(&backend_apparmor, c->p);
 	for (int d = IR_FILE; d <= IR_EXEC; d++)
 		for (size_t i = 0; i < c->p->dom[d].n; i++) {
 			const ir_stmt *s = &c->p->dom[d].v[i];
-			if (backend_apparmor.classify(c->p, s).level == SUPPORT_NONE)
+			if (backend_apparmor.classify(c->p, f, s).level == SUPPORT_NONE)
 				continue;      /* refused or listed by backend_check() */
 			if (raw_verdict(s) == IR_AUDIT)
 				stmt_inexact(c, s, PARTIAL, "the abstract form has no audit rules: "

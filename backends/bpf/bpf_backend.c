@@ -55,7 +55,7 @@ static support classify_mount(const ir_policy *p, const ir_stmt *s)
  * disallow-metadata-service). Both need CAP_NET_RAW and a raw or packet
  * socket: a policy that denies the capability, or creating every such
  * socket, leaves no such route. */
-static bool raw_packets_decide(const ir_policy *p)
+static bool raw_packets_closed(const ir_policy *p)
 {
 	ir_event cap = { .domain = IR_CAPABILITY, .u.cap.cap = CAP_NET_RAW };
 	if (ir_decide(p, &cap).verdict >= IR_DENY)
@@ -77,30 +77,18 @@ static bool raw_packets_decide(const ir_policy *p)
 	return true;
 }
 
-/* raw_packets_decide for p, asked once per policy: it decides seven events
- * against every statement, and every network statement's classification
- * asks it (10,000 port denies took 3 s to build when each asked anew). The
- * answer is kept with what identifies the policy's statements. */
-static bool raw_packets_closed(const ir_policy *p)
+/* This backend's backend_facts bits (bpf_prepare). */
+enum { RAW_PACKETS_CLOSED = 1u };
+
+/* What classification reads of the whole policy, worked out once per
+ * policy (backend.h's prepare): whether the raw-packet route is closed.
+ * raw_packets_closed decides seven events against every statement, and
+ * every network statement's classification asks (10,000 port denies took
+ * 3 s to build when each asked anew). */
+static backend_facts bpf_prepare(const ir_policy *p)
 {
-	static struct {
-		const ir_policy *p;
-		const void *arena, *net, *cap;
-		size_t nnet, ncap;
-		bool closed;
-	} memo;
-	const ir_stmt_list *net = &p->dom[IR_NETWORK], *cap = &p->dom[IR_CAPABILITY];
-	if (memo.p != p || memo.arena != (const void *)p->arena || memo.net != net->v ||
-	    memo.nnet != net->n || memo.cap != cap->v || memo.ncap != cap->n) {
-		memo.p = p;
-		memo.arena = p->arena;
-		memo.net = net->v;
-		memo.nnet = net->n;
-		memo.cap = cap->v;
-		memo.ncap = cap->n;
-		memo.closed = raw_packets_decide(p);
-	}
-	return memo.closed;
+	backend_facts f = { raw_packets_closed(p) ? RAW_PACKETS_CLOSED : 0 };
+	return f;
 }
 
 #define RAW_PACKETS_PARTIAL \
@@ -111,17 +99,17 @@ static bool raw_packets_closed(const ir_policy *p)
 /* A deny on where traffic goes (connect or send, to an address or port) is
  * only as good as the closing of the raw-packet route. Socket creation and
  * bind, listen and accept are decided on the socket itself. */
-static support classify_network(const ir_policy *p, const ir_stmt *s)
+static support classify_network(const ir_policy *p, backend_facts f, const ir_stmt *s)
 {
 	const ir_network *n = &s->u.net;
 	bool sends = n->op == IR_NET_CONNECT || n->op == IR_NET_SEND ||
 		     (n->op == IR_NET_ANYOP && (n->has_addr || n->has_port));
-	if (!sends || ir_effective(p, s->action).verdict < IR_DENY || raw_packets_closed(p))
+	if (!sends || ir_effective(p, s->action).verdict < IR_DENY || (f.bits & RAW_PACKETS_CLOSED))
 		return sup(SUPPORT_EXACT, NULL);
 	return sup(SUPPORT_PARTIAL, RAW_PACKETS_PARTIAL);
 }
 
-static support bpf_classify(const ir_policy *p, const ir_stmt *s)
+static support bpf_classify(const ir_policy *p, backend_facts f, const ir_stmt *s)
 {
 	switch (s->domain) {
 	case IR_SYSCALL:
@@ -141,7 +129,7 @@ static support bpf_classify(const ir_policy *p, const ir_stmt *s)
 				   "without its target path");
 		return classify_mount(p, s);
 	case IR_NETWORK:
-		return classify_network(p, s);
+		return classify_network(p, f, s);
 	case IR_SIGNAL:
 		if (s->u.signal.peer)
 			return sup(SUPPORT_PARTIAL, "BPF processes carry no label to match "
@@ -154,12 +142,12 @@ static support bpf_classify(const ir_policy *p, const ir_stmt *s)
 }
 
 /* A default covers every event of its domain (backend.h). */
-static support bpf_classify_default(const ir_policy *p, ir_domain dom)
+static support bpf_classify_default(const ir_policy *p, backend_facts f, ir_domain dom)
 {
 	if (dom == IR_SYSCALL)
 		return sup(SUPPORT_NONE, "BPF LSM does not see syscalls; use seccomp");
 	if (dom == IR_NETWORK && ir_effective(p, p->defaults[dom]).verdict >= IR_DENY &&
-	    !raw_packets_closed(p))
+	    !(f.bits & RAW_PACKETS_CLOSED))
 		return sup(SUPPORT_PARTIAL, RAW_PACKETS_PARTIAL);
 	return sup(SUPPORT_EXACT, NULL);
 }
@@ -189,6 +177,7 @@ const backend backend_bpf = {
 	.name = "bpf",
 	.title = "BPF LSM",
 	.formats = bpf_formats,
+	.prepare = bpf_prepare,
 	.classify = bpf_classify,
 	.classify_default = bpf_classify_default,
 	.emit = bpf_emit,

@@ -132,8 +132,8 @@ struct sock_filter;
 void ll_mptcp_filter(struct sock_filter *out);
 
 /* classify() and classify_default() of backend.h (ruleset.c). */
-support ll_classify(const ir_policy *p, const ir_stmt *s);
-support ll_classify_default(const ir_policy *p, ir_domain dom);
+support ll_classify(const ir_policy *p, backend_facts f, const ir_stmt *s);
+support ll_classify_default(const ir_policy *p, backend_facts f, ir_domain dom);
 
 /* The JSON description (format "json"), backend_header's lines included. */
 int ll_emit_json(const ir_policy *p, const backend_opts *o, buf *out, diag_ctx *d);

@@ -873,12 +873,12 @@ static support classify_landlock(const ir_policy *p, const ir_stmt *s)
 	return NONE("unknown domain");
 }
 
-support ll_classify(const ir_policy *p, const ir_stmt *s)
+support ll_classify(const ir_policy *p, backend_facts f, const ir_stmt *s)
 {
 	return classify_landlock(p, s);
 }
 
-support ll_classify_default(const ir_policy *p, ir_domain dom)
+support ll_classify_default(const ir_policy *p, backend_facts f, ir_domain dom)
 {
 	if (audit_default(p, dom))
 		return NONE("Landlock cannot allow and log");

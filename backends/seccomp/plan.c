@@ -999,7 +999,7 @@ void sc_plan_free(sc_plan *pl)
 	memset(pl, 0, sizeof *pl);
 }
 
-support sc_classify(const ir_policy *p, const ir_stmt *s)
+support sc_classify(const ir_policy *p, backend_facts f, const ir_stmt *s)
 {
 	return classify(p, s);
 }
@@ -1007,7 +1007,7 @@ support sc_classify(const ir_policy *p, const ir_stmt *s)
 /* A default is judged as a statement of its domain that matches every
  * event: what seccomp sees of such a statement, it sees of the default
  * (file, exec and capability defaults were dropped in silence before). */
-support sc_classify_default(const ir_policy *p, ir_domain dom)
+support sc_classify_default(const ir_policy *p, backend_facts f, ir_domain dom)
 {
 	ir_stmt all;
 	memset(&all, 0, sizeof all);

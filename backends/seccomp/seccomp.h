@@ -224,8 +224,8 @@ uint32_t sc_action(ir_action a);       /* ir_action -> SCMP_ACT_* */
 uint32_t sc_arch_token(ir_arch a);     /* IR_ARCH_* -> SCMP_ARCH_* */
 
 
-support sc_classify(const ir_policy *p, const ir_stmt *s);
-support sc_classify_default(const ir_policy *p, ir_domain dom);
+support sc_classify(const ir_policy *p, backend_facts f, const ir_stmt *s);
+support sc_classify_default(const ir_policy *p, backend_facts f, ir_domain dom);
 
 /* DNF engine (dnf.c), exported for the unit tests. */
 void sc_dnf_free(sc_dnf *f);

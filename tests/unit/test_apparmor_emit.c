@@ -76,7 +76,8 @@ static bool has_line(const built *c, const char *line)
 static support first_support(const built *c, ir_domain d)
 {
 	assert_true(c->p->dom[d].n > 0);
-	return backend_apparmor.classify(c->p, &c->p->dom[d].v[0]);
+	return backend_apparmor.classify(c->p, backend_prepare(&backend_apparmor, c->p),
+					 &c->p->dom[d].v[0]);
 }
 
 static void test_skeleton(void **st)
@@ -236,11 +237,12 @@ static void test_syscall_and_network(void **st)
 	assert_int_equal(s.level, SUPPORT_NONE);
 	assert_non_null(strstr(s.why, "syscalls"));
 	const ir_stmt *n = c->p->dom[IR_NETWORK].v;
-	assert_int_equal(backend_apparmor.classify(c->p, &n[0]).level, SUPPORT_NONE);
-	assert_int_equal(backend_apparmor.classify(c->p, &n[1]).level, SUPPORT_EXACT);
-	assert_int_equal(backend_apparmor.classify(c->p, &n[2]).level, SUPPORT_EXACT);
-	assert_int_equal(backend_apparmor.classify(c->p, &n[3]).level, SUPPORT_PARTIAL);
-	assert_int_equal(backend_apparmor.classify(c->p, &n[5]).level, SUPPORT_PARTIAL);
+	backend_facts f = backend_prepare(&backend_apparmor, c->p);
+	assert_int_equal(backend_apparmor.classify(c->p, f, &n[0]).level, SUPPORT_NONE);
+	assert_int_equal(backend_apparmor.classify(c->p, f, &n[1]).level, SUPPORT_EXACT);
+	assert_int_equal(backend_apparmor.classify(c->p, f, &n[2]).level, SUPPORT_EXACT);
+	assert_int_equal(backend_apparmor.classify(c->p, f, &n[3]).level, SUPPORT_PARTIAL);
+	assert_int_equal(backend_apparmor.classify(c->p, f, &n[5]).level, SUPPORT_PARTIAL);
 	HAS(c, "  deny network inet6,");
 	HAS(c, "  deny network raw,");
 	HAS(c, "  deny network inet,");

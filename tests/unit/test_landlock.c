@@ -43,9 +43,10 @@ static void ports_agree(const char *text)
 	front_compiled *c = front_compile(text, true);
 	assert_non_null(c->p);
 	const ir_stmt_list *l = front_dom(c, IR_NETWORK);
+	backend_facts f = backend_prepare(&backend_landlock, c->p);
 	/* a grant is partial: MPTCP sockets are refused when made */
 	for (size_t i = 0; i < l->n; i++)
-		assert_int_equal(backend_classify(&backend_landlock, c->p, &l->v[i]).level,
+		assert_int_equal(backend_classify(&backend_landlock, c->p, f, &l->v[i]).level,
 				 l->v[i].action.verdict == IR_ALLOW ? SUPPORT_PARTIAL : SUPPORT_EXACT);
 	ll_ruleset r;
 	ll_ruleset_build(c->p, &r);
@@ -175,6 +176,7 @@ static void test_deny_levels_many(void **state)
 	ll_ruleset_build(c->p, &r);
 	assert_true(r.net_handled == (LL_NET_BIND_TCP | LL_NET_CONNECT_TCP));
 	const ir_stmt_list *l = front_dom(c, IR_NETWORK);
+	backend_facts f = backend_prepare(&backend_landlock, c->p);
 	size_t closed = 0, open = 0;
 	for (size_t i = 0; i < l->n; i++) {
 		const ir_network *n = &l->v[i].u.net;
@@ -184,7 +186,7 @@ static void test_deny_levels_many(void **state)
 		for (unsigned port = n->port_lo; port <= n->port_hi && want; port++)
 			want = !((n->op != IR_NET_CONNECT && granted(&r, LL_NET_BIND_TCP, port)) ||
 				 (n->op != IR_NET_BIND && granted(&r, LL_NET_CONNECT_TCP, port)));
-		support_level lv = backend_classify(&backend_landlock, c->p, &l->v[i]).level;
+		support_level lv = backend_classify(&backend_landlock, c->p, f, &l->v[i]).level;
 		if ((lv != SUPPORT_NONE) != want)
 			fail_msg("deny statement %zu (ports %u-%u): classify says %s", i, n->port_lo,
 				 n->port_hi, lv == SUPPORT_NONE ? "none" : "enforceable");
@@ -203,7 +205,9 @@ static support_level level(const char *text, ir_domain d, size_t i)
 	front_compiled *c = front_compile(text, true);
 	assert_non_null(c->p);
 	assert_true(front_dom(c, d)->n > i);
-	support_level lv = backend_classify(&backend_landlock, c->p, &front_dom(c, d)->v[i]).level;
+	support_level lv = backend_classify(&backend_landlock, c->p,
+					    backend_prepare(&backend_landlock, c->p),
+					    &front_dom(c, d)->v[i]).level;
 	front_release(c);
 	return lv;
 }
