@@ -26,7 +26,8 @@
 #include <linux/types.h>
 #endif
 
-#define POLC_BLOB_VERSION 5u   /* 4: the polc_fast window; 5: send_open */
+#define POLC_BLOB_VERSION 6u   /* 4: the polc_fast window; 5: send_open;
+				  6: transitions name rows (polc_row) */
 #define POLC_BLOB_MAGIC 0x504c4342u          /* "PLCB" */
 
 #define POLC_CHUNK_WORDS 1024u                /* one map value: 4 KiB */
@@ -100,13 +101,17 @@ enum {
 	POLC_D_NET, POLC_D_PTRACE, POLC_D_SIGNAL, POLC_ND
 };
 
-/* A DFA in the blob. Transition of state s on byte c:
- *   W[trans + s * ncls + cls[c]].
+/* A DFA in the blob. State s's row of transitions starts at word
+ * polc_row(d, s) = trans + s * ncls, and its transition on byte c is the
+ * word W[polc_row(d, s) + cls[c]]: the row of the target state (not its
+ * number), so a walk's state is a row and each byte costs an add and a
+ * load, no multiply (enforcer.bpf.c: walk_step).
  * W[accept + s]: bits 0..30 index the accept entry of s (entries are
  * nchan decision words at W[entries + i * nchan]). Entry 0 is the all-default
  * entry. Bit 31 of W[accept + s] ("dead") says only entry 0 is reachable
  * from s; transition words into such a state carry POLC_TRANS_DEAD (their
- * low 31 bits are the state), so the walk stops early. `worst` indexes the
+ * low 31 bits are its row), so the walk stops early. `start` is a state
+ * number. `worst` indexes the
  * entry of the most restrictive decision reachable from start, which
  * decides a path of POLC_PATH_MAX bytes or more (fail closed); the program
  * has it from the header it already holds. */
@@ -118,6 +123,18 @@ struct polc_dfa {
 	__u32 trans, accept, entries;  /* word offsets */
 	__u32 start, worst;
 };
+
+/* The row of state s, and the state of a row (the writer checks that each
+ * transition word's row is one). */
+static inline __u32 polc_row(const struct polc_dfa *d, __u32 s)
+{
+	return d->trans + s * d->ncls;
+}
+
+static inline __u32 polc_row_state(const struct polc_dfa *d, __u32 row)
+{
+	return d->ncls ? (row - d->trans) / d->ncls : 0;
+}
 
 /* Mount DFA input: op byte, fstype, '\n', target path. */
 #define POLC_MOUNT_OP_MOUNT 'm'

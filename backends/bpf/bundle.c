@@ -75,6 +75,14 @@ static size_t dfa_words(const dfa *d)
 	return (size_t)d->nstates * d->ncls + d->nstates + (size_t)d->nentries * d->nchan;
 }
 
+/* The blob's transitions name the target's row, not its number
+ * (bpf_layout.h: polc_row): dfa.c's table, once in the blob, rewritten. */
+static void rows_of_targets(uint32_t *t, size_t n, const struct polc_dfa *h)
+{
+	for (size_t i = 0; i < n; i++)
+		t[i] = polc_row(h, t[i] & ~POLC_TRANS_DEAD) | (t[i] & POLC_TRANS_DEAD);
+}
+
 static void put_dfa(words *w, const dfa *d, struct polc_dfa *h, uint8_t *cls)
 {
 	h->nstates = d->nstates;
@@ -90,6 +98,7 @@ static void put_dfa(words *w, const dfa *d, struct polc_dfa *h, uint8_t *cls)
 	} else {
 		h->trans = w_append(w, d->trans, nt);
 	}
+	rows_of_targets(w->v + h->trans, nt, h);
 	h->accept = w_append(w, d->accept, d->nstates);
 	h->entries = w_append(w, d->entries, (size_t)d->nentries * d->nchan);
 	memcpy(cls, d->cls, 256);
@@ -634,9 +643,12 @@ static const char *check_dfa(const uint32_t *w, size_t nw, const struct polc_dfa
 	for (int b = 0; b < 256; b++)
 		if (cls[b] >= d->ncls)
 			return "byte class out of range";
-	for (uint64_t i = 0; i < (uint64_t)d->nstates * d->ncls; i++)
-		if ((w[d->trans + i] & ~POLC_TRANS_DEAD) >= d->nstates)
+	for (uint64_t i = 0; i < (uint64_t)d->nstates * d->ncls; i++) {
+		uint32_t row = w[d->trans + i] & ~POLC_TRANS_DEAD;
+		if (row < d->trans || (row - d->trans) % d->ncls ||
+		    polc_row_state(d, row) >= d->nstates)
 			return "DFA transition out of range";
+	}
 	for (uint32_t s = 0; s < d->nstates; s++) {
 		uint32_t a = w[d->accept + s];
 		if (POLC_ACC_ENTRY(a) >= d->nentries)

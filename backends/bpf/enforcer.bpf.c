@@ -176,7 +176,7 @@ struct pcache {
 	__u64 ns, ns_seq, ns_event;   /* the task's mnt_namespace, its seq and event */
 	__u32 policy;
 	__u32 rseq, mseq;          /* rename_lock's and mount_lock's sequence */
-	__u32 st, dead;            /* the DFA's state after the prefix, dead */
+	__u32 st, dead;            /* the DFA's state (its row) after the prefix, dead */
 	__u32 plen, psteps;        /* the prefix's bytes and build_path steps */
 	__u32 pad;
 	__u64 born;                /* bpf_jiffies64() when stored */
@@ -533,7 +533,7 @@ static __always_inline int finish(__u32 policy, __u32 mode, __u32 dec, __u64 inf
  * verifier would see only the first step, and a second one would walk past
  * the end). */
 struct walk {
-	__u32 policy, st, ncls, trans, cls_off, dead, fail;
+	__u32 policy, st, dead, fail;   /* st: the state's row (polc_row) */
 	struct pathbuf *pb;
 	struct polc_chunk *tc;
 };
@@ -560,45 +560,58 @@ static __always_inline int trans_beyond(struct walk *w, struct pathbuf *pb, __u6
 	return 1;
 }
 
-/* Where a walk_step stopped: its state and position for the next one. */
-#define WALK_STOP(more) do { w->st = st; pb->wpos = pos; return !(more); } while (0)
+/* The end of a step at p[at] (a constant): the state for the next one, and
+ * the position, read back from memory (w->pb, pb->wpos) so that no register
+ * holds them across the bytes (held, they sent p to the stack: a load more
+ * each byte). more: whether the walk goes on. */
+#define WALK_STOP(at, more) do {					\
+		struct pathbuf *pb_ = *(struct pathbuf *volatile *)&w->pb;	\
+		w->st = st;						\
+		if (pb_)						\
+			pb_->wpos = *(volatile __u32 *)&pb_->wpos + (at);	\
+		else							\
+			w->fail = 1;					\
+		return !(more) || !pb_;					\
+	} while (0)
 
-/* One byte whose transition is in the window, written out WALK_BYTES - 1
- * times: at the end, or into a dead state, the walk ends; a transition
- * beyond the window ends the step (the next one reads it from its chunk).
- * Every exit is a few stores, so the verifier's cost stays linear. */
-#define WB1 do {							\
-		if (pos >= end)						\
-			WALK_STOP(0);					\
-		idx = trans + st * ncls + cls[(__u8)pb->p[pos]];	\
+/* Byte k (a constant) of the step, p[k], whose transition is in the
+ * window (n bytes are left from p; the class table is at cls_off words
+ * into the window, a constant): at the end, or into a dead state, the walk
+ * ends; a transition beyond the window ends the step (the next one reads
+ * it from its chunk). The state is a row (polc_row), so a byte is two adds
+ * and three loads at constant offsets from p and f; every exit is a few
+ * stores, so the verifier's cost stays linear. */
+#define WB(k) do {							\
+		if (n <= (k))						\
+			WALK_STOP(k, 0);				\
+		idx = st + ((const __u8 *)f->w)[cls_off * 4 + p[k]];	\
 		if (idx >= POLC_FAST_WORDS)				\
-			WALK_STOP(1);					\
+			WALK_STOP(k, 1);				\
 		t = f->w[idx];						\
-		pos++;							\
-		st = t & ~POLC_TRANS_DEAD;				\
 		if (t & POLC_TRANS_DEAD) {				\
 			w->dead = 1;					\
-			WALK_STOP(0);					\
+			st = t & ~POLC_TRANS_DEAD;			\
+			WALK_STOP((k) + 1, 0);				\
 		}							\
+		st = t;							\
 	} while (0);
-#define WB3 WB1 WB1 WB1
-#define WB15 WB3 WB3 WB3 WB3 WB3
-#define WB31 WB15 WB15 WB1
-_Static_assert(WALK_BYTES == 32, "walk_step reads one byte and WB31");
+#define WB4(k) WB(k) WB((k) + 1) WB((k) + 2) WB((k) + 3)
+#define WB16(k) WB4(k) WB4((k) + 4) WB4((k) + 8) WB4((k) + 12)
+_Static_assert(WALK_BYTES == 32, "walk_step reads byte 0, then WB(1) .. WB(31)");
+_Static_assert(POLC_CLS_FILE_OFF + 64 <= POLC_CHUNK_WORDS &&
+	       POLC_CLS_MOUNT_OFF + 64 <= POLC_CHUNK_WORDS, "class tables in chunk 0");
 
-/* Up to WALK_BYTES bytes of the path from pb->wpos: the first from the
- * window or its chunk, the rest while their transitions are in the window,
- * each one load (about 31 guest instructions a byte against 39 when each
- * loop step read one byte). Returns 1 at the end, in a dead state or on
- * failure. */
-static long walk_step(__u64 i, void *vctx)
+/* Up to WALK_BYTES bytes of the path from pb->wpos through the DFA whose
+ * class table is at cls_off: the first from the window or its chunk, the
+ * rest while their transitions are in the window. Returns 1 at the end, in
+ * a dead state or on failure. */
+static __always_inline long walk_step(struct walk *w, const __u32 cls_off)
 {
-	struct walk *w = vctx;
 	struct pathbuf *pb = w->pb;
 	struct polc_fast *f = fast_of(w->policy);
-	__u64 st = w->st, trans = w->trans, ncls = w->ncls, pos, end, idx;
-	__u32 cls_off = w->cls_off, t;
-	if (!pb || !w->tc || !f || cls_off > POLC_CHUNK_WORDS - 64) {
+	__u64 st = w->st, pos, end, n, idx;
+	__u32 t;
+	if (!pb || !w->tc || !f) {
 		w->fail = 1;
 		return 1;
 	}
@@ -610,30 +623,43 @@ static long walk_step(__u64 i, void *vctx)
 		w->fail = 1;
 		return 1;
 	}
-	const __u8 *cls = (const __u8 *)&f->w[cls_off];   /* in chunk 0: 256 bytes, 64 words */
+	const __u8 *p = (const __u8 *)&pb->p[pos];
 	if (pos >= end)
 		return 1;
-	idx = trans + st * ncls + cls[(__u8)pb->p[pos]];
+	n = end - pos;
+	idx = st + ((const __u8 *)f->w)[cls_off * 4 + p[0]];
 	if (idx < POLC_FAST_WORDS) {
 		t = f->w[idx];
 	} else if (!trans_beyond(w, pb, idx, &t)) {
 		w->fail = 1;
 		return 1;
 	}
-	pos++;
-	st = t & ~POLC_TRANS_DEAD;
 	if (t & POLC_TRANS_DEAD) {
 		w->dead = 1;
-		WALK_STOP(0);
+		st = t & ~POLC_TRANS_DEAD;
+		WALK_STOP(1, 0);
 	}
-	WB31
-	WALK_STOP(pos < end);
+	st = t;
+	WB(1) WB(2) WB(3) WB4(4) WB4(8) WB4(12) WB16(16)
+	WALK_STOP(WALK_BYTES, n > WALK_BYTES);
 }
 
-/* Walk n bytes of the path buffer pb from offset base; c0: the policy's
- * chunk 0. */
+/* bpf_loop callbacks: the file DFA's walk and the mount DFA's */
+static long walk_step_file(__u64 i, void *w)
+{
+	return walk_step(w, POLC_CLS_FILE_OFF);
+}
+
+static long walk_step_mount(__u64 i, void *w)
+{
+	return walk_step(w, POLC_CLS_MOUNT_OFF);
+}
+
+/* Walk n bytes of the path buffer pb from offset base through the file
+ * DFA, or the mount DFA with `mount` (a constant); c0: the policy's chunk 0. */
 static __always_inline void walk_bytes(struct walk *w, struct pathbuf *pb,
-				       struct polc_chunk *c0, __u32 base, __u32 n)
+				       struct polc_chunk *c0, __u32 base, __u32 n,
+				       const int mount)
 {
 	if (w->dead || w->fail)
 		return;
@@ -642,7 +668,8 @@ static __always_inline void walk_bytes(struct walk *w, struct pathbuf *pb,
 	w->pb = pb;
 	w->tc = c0;   /* chunk 0: see struct walk */
 	pb->tci = 0;
-	bpf_loop(n, walk_step, w, 0);   /* WALK_BYTES a step, fewer beyond the window */
+	/* WALK_BYTES a step, fewer beyond the window */
+	bpf_loop(n, mount ? walk_step_mount : walk_step_file, w, 0);
 }
 
 /* The decision word of channel ch for the walk's end (or the start's worst
@@ -658,7 +685,7 @@ static __always_inline __u32 walk_result(struct walk *w, const struct polc_dfa *
 	} else if (w->dead) {
 		entry = 0;
 	} else {
-		if (!word(w->policy, d->accept + w->st, &a))
+		if (!word(w->policy, d->accept + polc_row_state(d, w->st), &a))
 			return deny_all();
 		entry = POLC_ACC_ENTRY(a);
 	}
@@ -728,7 +755,7 @@ static __always_inline __u32 pb_flag(const __u32 *f)
 static __always_inline void cache_store(struct pathbuf *pb, const struct walk *w, __u32 plen);
 
 /* walk_name of a path whose first nfull - n bytes (the path of a mount's
- * root, decide_cached) were walked before: from state st0, the n bytes at
+ * root, decide_cached) were walked before: from state st0 (a row), the n bytes at
  * base. With pb->c_store set, the bytes before pb->c_mark (the prefix) are
  * walked first and their state stored (cache_store). */
 static __always_inline void walk_name_from(__u32 policy, const struct polc_dfa *d,
@@ -737,8 +764,7 @@ static __always_inline void walk_name_from(__u32 policy, const struct polc_dfa *
 					   struct named *o, const int cached)
 {
 	struct walk *w = &o->w;   /* in o: no copies on the stack (path_rename's is full) */
-	*w = (struct walk){ .policy = policy, .st = st0, .ncls = d->ncls, .trans = d->trans,
-			    .cls_off = POLC_CLS_FILE_OFF };
+	*w = (struct walk){ .policy = policy, .st = st0 };
 	int dir = pb_flag(&pb->dir);
 	if (dir && nfull + 1 >= POLC_PATH_MAX)
 		worst = 1;   /* "path/" too long to walk (eval.c) */
@@ -751,19 +777,19 @@ static __always_inline void walk_name_from(__u32 policy, const struct polc_dfa *
 		 * the rest: each bpf_loop call site has its callback verified
 		 * again, so the same two serve both */
 		__u32 mid = pb_flag(&pb->c_store) ? pb_flag(&pb->c_mark) : base;
-		walk_bytes(w, pb, c0, base, mid - base);   /* base <= mid <= base + n */
+		walk_bytes(w, pb, c0, base, mid - base, 0);   /* base <= mid <= base + n */
 		if (pb_flag(&pb->c_store))
 			cache_store(pb, w, mid - base);
-		walk_bytes(w, pb, c0, mid, base + n - mid);
+		walk_bytes(w, pb, c0, mid, base + n - mid, 0);
 	} else if (!worst) {
-		walk_bytes(w, pb, c0, base, n);
+		walk_bytes(w, pb, c0, base, n, 0);
 	}
 	o->w2 = *w;
 	if (pb_flag(&pb->dir) && !pb_flag(&pb->worst)) {
 		__u32 at = base + n;
 		if (at < PBUF - 1) {
 			pb->p[at] = '/';
-			walk_bytes(&o->w2, pb, c0, at, 1);
+			walk_bytes(&o->w2, pb, c0, at, 1, 0);
 			pb->p[at] = 0;
 		} else {
 			w->fail = 1;
@@ -777,7 +803,7 @@ static __always_inline void walk_name(__u32 policy, const struct polc_dfa *d,
 				     struct polc_chunk *c0, struct pathbuf *pb, __u32 base,
 				     __u32 n, int worst, struct named *o)
 {
-	walk_name_from(policy, d, c0, pb, base, n, n, d->start, worst, o, 0);
+	walk_name_from(policy, d, c0, pb, base, n, n, polc_row(d, d->start), worst, o, 0);
 }
 
 /* The decision of a walked name for decide_obj's channels ch0 and ch1 (the
@@ -1514,7 +1540,7 @@ static __always_inline int decide_obj(__u32 policy, const struct dentry *de,
 		long pos = build_path(pb, de, vm, 1, cached ? pb_flag(&pb->c_hit) : 0);
 		int worst = pos < 0;
 		base = worst ? 0 : (__u32)pos;   /* <= POLC_PATH_MAX */
-		__u32 n = POLC_PATH_MAX - base, nfull = n, st0 = d.start;
+		__u32 n = POLC_PATH_MAX - base, nfull = n, st0 = polc_row(&d, d.start);
 		if (cached && pb_flag(&pb->c_hit)) {
 			nfull = n + pb_flag(&pb->c_plen);
 			if (nfull >= POLC_PATH_MAX ||
@@ -1937,8 +1963,7 @@ static __always_inline int decide_mount(__u32 policy, __u8 op, const char *fstyp
 	struct pathbuf *pb = pb_claim();
 	if (!pb)
 		return finish(policy, mode, deny_all(), POLC_D_MOUNT, 0, 1);
-	struct walk w = { .policy = policy, .st = d.start, .ncls = d.ncls, .trans = d.trans,
-			  .cls_off = POLC_CLS_MOUNT_OFF };
+	struct walk w = { .policy = policy, .st = polc_row(&d, d.start) };
 	int worst = 0;
 	long fl = 0;
 	pb->p[0] = op;
@@ -1954,7 +1979,7 @@ static __always_inline int decide_mount(__u32 policy, __u8 op, const char *fstyp
 	pb->p[off & 127] = POLC_MOUNT_SEP;
 	off = (off + 1) & 127;
 	if (!worst)
-		walk_bytes(&w, pb, c0, 0, off);
+		walk_bytes(&w, pb, c0, 0, off, 1);
 	long pos = -1;
 	if (tde && !worst) {
 		pos = build_path(pb, tde, tvm, 0, 0);
@@ -1962,7 +1987,7 @@ static __always_inline int decide_mount(__u32 policy, __u8 op, const char *fstyp
 			worst = 1;
 		else
 			walk_bytes(&w, pb, c0, (__u32)pos & (POLC_PATH_MAX - 1),
-				   POLC_PATH_MAX - ((__u32)pos & (POLC_PATH_MAX - 1)));
+				   POLC_PATH_MAX - ((__u32)pos & (POLC_PATH_MAX - 1)), 1);
 	}
 	__u32 dec = walk_result(&w, &d, 0, worst);
 	int rc = finish(policy, mode, dec, POLC_D_MOUNT,
@@ -2033,9 +2058,8 @@ int BPF_PROG(polc_sb_pivotroot, const struct path *old_path, const struct path *
 		return finish(policy, mode, deny_all(), POLC_D_MOUNT, 0, 1);
 	pb->p[0] = POLC_MOUNT_OP_PIVOT;
 	pb->p[1] = POLC_MOUNT_SEP;
-	struct walk w = { .policy = policy, .st = d.start, .ncls = d.ncls, .trans = d.trans,
-			  .cls_off = POLC_CLS_MOUNT_OFF };
-	walk_bytes(&w, pb, c0, 0, 2);
+	struct walk w = { .policy = policy, .st = polc_row(&d, d.start) };
+	walk_bytes(&w, pb, c0, 0, 2, 1);
 	__u32 dec = walk_result(&w, &d, 0, 0);
 	pb_release(pb);
 	return finish(policy, mode, dec, POLC_D_MOUNT, 0, 1);

@@ -1,7 +1,7 @@
 /* eval.c - bpfb_eval(): one event decided from the blob words, walking the
  * same tables in the same way as enforcer.bpf.c (see bundle.h). Where the
- * enforcer reads a word (the polc_fast window or a polc_blob chunk, 64 path
- * bytes per bpf_loop step) changes no decision: the words and the walk's
+ * enforcer reads a word (the polc_fast window or a polc_blob chunk, how many
+ * path bytes a bpf_loop step walks) changes no decision: the words and the walk's
  * order are the same. */
 #include "bundle.h"
 #include "dfa.h"
@@ -14,15 +14,20 @@ typedef struct {
 	const uint32_t *w;
 	const struct polc_dfa *d;
 	const uint8_t *cls;
-	uint32_t st;
+	uint32_t row;   /* the state's row (bpf_layout.h: polc_row) */
 	bool dead;
 } walker;
+
+static walker walker_at_start(const uint32_t *w, const struct polc_dfa *d, uint32_t cls_off)
+{
+	return (walker){ w, d, (const uint8_t *)(w + cls_off), polc_row(d, d->start), false };
+}
 
 static void walk(walker *k, const char *s, size_t n)
 {
 	for (size_t i = 0; i < n && !k->dead; i++) {
-		uint32_t t = k->w[k->d->trans + k->st * k->d->ncls + k->cls[(uint8_t)s[i]]];
-		k->st = t & ~POLC_TRANS_DEAD;
+		uint32_t t = k->w[k->row + k->cls[(uint8_t)s[i]]];
+		k->row = t & ~POLC_TRANS_DEAD;
 		k->dead = t >> 31;
 	}
 }
@@ -30,7 +35,7 @@ static void walk(walker *k, const char *s, size_t n)
 /* The entry that decides: 0 when dead, the state's own entry otherwise. */
 static uint32_t entry_of(const walker *k)
 {
-	return k->dead ? 0 : POLC_ACC_ENTRY(k->w[k->d->accept + k->st]);
+	return k->dead ? 0 : POLC_ACC_ENTRY(k->w[k->d->accept + polc_row_state(k->d, k->row)]);
 }
 
 static uint32_t worst_of_start(const walker *k)
@@ -58,7 +63,7 @@ static uint32_t dir_combine(uint32_t a, uint32_t b)
 static uint32_t eval_path(const uint32_t *w, const char *path, uint32_t ch, bool dir)
 {
 	const struct polc_hdr *h = (const void *)w;
-	walker k = { w, &h->file, (const uint8_t *)(w + POLC_CLS_FILE_OFF), h->file.start, false };
+	walker k = walker_at_start(w, &h->file, POLC_CLS_FILE_OFF);
 	size_t n = strlen(path);
 	if (n && path[n - 1] == '/')
 		dir = false;                 /* already the directory form */
@@ -76,7 +81,7 @@ static uint32_t eval_path(const uint32_t *w, const char *path, uint32_t ch, bool
 static uint32_t eval_mount(const uint32_t *w, const ir_event *ev)
 {
 	const struct polc_hdr *h = (const void *)w;
-	walker k = { w, &h->mount, (const uint8_t *)(w + POLC_CLS_MOUNT_OFF), h->mount.start, false };
+	walker k = walker_at_start(w, &h->mount, POLC_CLS_MOUNT_OFF);
 	const char *fs = ev->u.mount.op == IR_MOUNT_MOUNT && ev->u.mount.fstype ? ev->u.mount.fstype : "";
 	const char *t = ev->u.mount.target ? ev->u.mount.target : "";
 	if (strlen(fs) >= POLC_FSTYPE_MAX || strlen(t) >= POLC_PATH_MAX)
