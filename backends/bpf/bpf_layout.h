@@ -26,8 +26,9 @@
 #include <linux/types.h>
 #endif
 
-#define POLC_BLOB_VERSION 6u   /* 4: the polc_fast window; 5: send_open;
-				  6: transitions name rows (polc_row) */
+#define POLC_BLOB_VERSION 7u   /* 4: the polc_fast window; 5: send_open;
+				  6: transitions name rows (polc_row);
+				  7: dead bits per channel group */
 #define POLC_BLOB_MAGIC 0x504c4342u          /* "PLCB" */
 
 #define POLC_CHUNK_WORDS 1024u                /* one map value: 4 KiB */
@@ -106,18 +107,34 @@ enum {
  * word W[polc_row(d, s) + cls[c]]: the row of the target state (not its
  * number), so a walk's state is a row and each byte costs an add and a
  * load, no multiply (enforcer.bpf.c: walk_step).
- * W[accept + s]: bits 0..30 index the accept entry of s (entries are
+ * W[accept + s]: bits 0..27 index the accept entry of s (entries are
  * nchan decision words at W[entries + i * nchan]). Entry 0 is the all-default
  * entry. Bit 31 of W[accept + s] ("dead") says only entry 0 is reachable
- * from s; transition words into such a state carry POLC_TRANS_DEAD (their
- * low 31 bits are its row), so the walk stops early. `start` is a state
- * number. `worst` indexes the
+ * from s; transition words into such a state carry POLC_TRANS_DEAD, so the
+ * walk stops early. A transition word's low bits (POLC_TRANS_ROW) are the
+ * row; bits 28..30 say the target is dead for a group of channels: from
+ * it, every reachable state's entry decides the group's channels as entry
+ * 0 does (the file DFA's; set with bit 31; polc_dead_groups), so a walk
+ * asking only those channels stops there too (an open for reading under a
+ * policy whose `**` rules all deny writes stops after the first byte that
+ * no read rule can follow). `start` is a state number. `worst` indexes the
  * entry of the most restrictive decision reachable from start, which
  * decides a path of POLC_PATH_MAX bytes or more (fail closed); the program
  * has it from the header it already holds. */
 #define POLC_TRANS_DEAD 0x80000000u   /* in a transition word: target is dead */
+#define POLC_TRANS_DEAD_READ 0x40000000u   /* dead for POLC_CH_READ */
+#define POLC_TRANS_DEAD_MMAP 0x20000000u   /* dead for POLC_CH_MMAP */
+#define POLC_TRANS_DEAD_EXEC 0x10000000u   /* dead for POLC_CH_EXECP and POLC_CH_EXEC */
+#define POLC_TRANS_ROW 0x03ffffffu   /* the row: below POLC_MAX_BLOB_WORDS */
 #define POLC_ACC_DEAD 0x80000000u     /* in an accept word: only entry 0 reachable */
-#define POLC_ACC_ENTRY(a) ((a) & 0x7fffffffu)
+/* An accept word's bits 28..31 are its state's own dead bits, those a
+ * transition into it carries (a cached state is asked without a walk). */
+#define POLC_ACC_DEAD_BITS 0xf0000000u
+#define POLC_ACC_ENTRY(a) ((a) & 0x0fffffffu)
+_Static_assert(POLC_MAX_ENTRIES <= 0x0fffffffu, "accept entries below the dead bits");
+_Static_assert(POLC_ACC_DEAD_BITS == (POLC_TRANS_DEAD | POLC_TRANS_DEAD_READ |
+				      POLC_TRANS_DEAD_MMAP | POLC_TRANS_DEAD_EXEC),
+	       "an accept word's dead bits are a transition's");
 struct polc_dfa {
 	__u32 nstates, ncls, nchan, nentries;
 	__u32 trans, accept, entries;  /* word offsets */
@@ -134,6 +151,36 @@ static inline __u32 polc_row(const struct polc_dfa *d, __u32 s)
 static inline __u32 polc_row_state(const struct polc_dfa *d, __u32 row)
 {
 	return d->ncls ? (row - d->trans) / d->ncls : 0;
+}
+
+/* The dead bit a walk asking channels `chans` (1 << POLC_CH_*) stops on:
+ * the one group's that holds them all, else POLC_TRANS_DEAD. */
+static inline __u32 polc_dead_bit(__u32 chans)
+{
+	if (!(chans & ~(1u << POLC_CH_READ)))
+		return POLC_TRANS_DEAD_READ;
+	if (!(chans & ~(1u << POLC_CH_MMAP)))
+		return POLC_TRANS_DEAD_MMAP;
+	if (!(chans & ~(1u << POLC_CH_EXECP | 1u << POLC_CH_EXEC)))
+		return POLC_TRANS_DEAD_EXEC;
+	return POLC_TRANS_DEAD;
+}
+
+/* The dead bits of a state from the channels live in it (bit c: some state
+ * reachable from it, itself included, decides channel c otherwise than
+ * entry 0): the file DFA's transition words carry these of their target. */
+static inline __u32 polc_dead_bits(__u32 live)
+{
+	__u32 b = 0;
+	if (!live)
+		b |= POLC_TRANS_DEAD;
+	if (!(live & (1u << POLC_CH_READ)))
+		b |= POLC_TRANS_DEAD_READ;
+	if (!(live & (1u << POLC_CH_MMAP)))
+		b |= POLC_TRANS_DEAD_MMAP;
+	if (!(live & (1u << POLC_CH_EXECP | 1u << POLC_CH_EXEC)))
+		b |= POLC_TRANS_DEAD_EXEC;
+	return b;
 }
 
 /* Mount DFA input: op byte, fstype, '\n', target path. */

@@ -76,14 +76,118 @@ static size_t dfa_words(const dfa *d)
 }
 
 /* The blob's transitions name the target's row, not its number
- * (bpf_layout.h: polc_row): dfa.c's table, once in the blob, rewritten. */
+ * (bpf_layout.h: polc_row): dfa.c's table, once in the blob, rewritten.
+ * Its dead bit goes with it; dead_bits sets them all again. */
 static void rows_of_targets(uint32_t *t, size_t n, const struct polc_dfa *h)
 {
 	for (size_t i = 0; i < n; i++)
 		t[i] = polc_row(h, t[i] & ~POLC_TRANS_DEAD) | (t[i] & POLC_TRANS_DEAD);
 }
 
-static void put_dfa(words *w, const dfa *d, struct polc_dfa *h, uint8_t *cls)
+static uint32_t target_of(const uint32_t *w, const struct polc_dfa *d, uint32_t s, uint32_t c)
+{
+	return polc_row_state(d, w[polc_row(d, s) + c] & POLC_TRANS_ROW);
+}
+
+/* Per state of the DFA d in blob w (rows valid), the channels live in it:
+ * bit c when some state reachable from it, itself included, decides
+ * channel c otherwise than entry 0 (bpf_layout.h: polc_dead_bits). Each
+ * state's own, then carried back to its predecessors until nothing grows. */
+static uint32_t *live_channels(const uint32_t *w, const struct polc_dfa *d)
+{
+	uint32_t n = d->nstates, m = d->ncls, nc = d->nchan < 32 ? d->nchan : 32;
+	uint32_t *live = xcalloc(n, sizeof *live);
+	for (uint32_t s = 0; s < n; s++) {
+		const uint32_t *e = w + d->entries +
+				    (size_t)POLC_ACC_ENTRY(w[d->accept + s]) * d->nchan;
+		for (uint32_t c = 0; c < nc; c++)
+			if (e[c] != w[d->entries + c])
+				live[s] |= 1u << c;
+	}
+	/* predecessors, by target (counting sort) */
+	size_t *at = xcalloc((size_t)n + 1, sizeof *at);
+	for (uint32_t s = 0; s < n; s++)
+		for (uint32_t c = 0; c < m; c++)
+			at[target_of(w, d, s, c) + 1]++;
+	for (uint32_t t = 0; t < n; t++)
+		at[t + 1] += at[t];
+	uint32_t *pred = xmalloc(((size_t)n * m + 1) * sizeof *pred);
+	size_t *fill = xmalloc(((size_t)n + 1) * sizeof *fill);
+	memcpy(fill, at, ((size_t)n + 1) * sizeof *fill);
+	for (uint32_t s = 0; s < n; s++)
+		for (uint32_t c = 0; c < m; c++)
+			pred[fill[target_of(w, d, s, c)]++] = s;
+	uint32_t *stack = xmalloc(((size_t)n + 1) * sizeof *stack);
+	bool *queued = xcalloc((size_t)n + 1, sizeof *queued);
+	size_t top = 0;
+	for (uint32_t s = 0; s < n; s++)
+		if (live[s]) {
+			stack[top++] = s;
+			queued[s] = true;
+		}
+	while (top) {
+		uint32_t t = stack[--top];
+		queued[t] = false;
+		for (size_t k = at[t]; k < at[t + 1]; k++) {
+			uint32_t p = pred[k];
+			if ((live[p] | live[t]) == live[p])
+				continue;
+			live[p] |= live[t];
+			if (!queued[p]) {
+				stack[top++] = p;
+				queued[p] = true;
+			}
+		}
+	}
+	free(at);
+	free(pred);
+	free(fill);
+	free(stack);
+	free(queued);
+	return live;
+}
+
+/* The dead bits a transition into a state with live channels `live`
+ * carries: the file DFA's per channel group, the mount DFA's bit 31 only. */
+static uint32_t dead_bits_of(uint32_t live, bool file)
+{
+	return file ? polc_dead_bits(live) : live ? 0 : POLC_TRANS_DEAD;
+}
+
+/* Set every transition's and accept word's dead bits (rows in place). */
+static void mark_dead(uint32_t *w, const struct polc_dfa *d, bool file)
+{
+	uint32_t *live = live_channels(w, d);
+	for (uint32_t s = 0; s < d->nstates; s++) {
+		uint32_t *a = &w[d->accept + s];
+		*a = POLC_ACC_ENTRY(*a) | dead_bits_of(live[s], file);
+		for (uint32_t c = 0; c < d->ncls; c++) {
+			uint32_t *t = &w[polc_row(d, s) + c];
+			uint32_t to = target_of(w, d, s, c);
+			*t = (*t & POLC_TRANS_ROW) | dead_bits_of(live[to], file);
+		}
+	}
+	free(live);
+}
+
+/* Whether every transition and accept word carries exactly the dead bits
+ * its state's live channels give (rows and entries already checked). */
+static bool dead_bits_hold(const uint32_t *w, const struct polc_dfa *d, bool file)
+{
+	uint32_t *live = live_channels(w, d);
+	bool ok = true;
+	for (uint32_t s = 0; s < d->nstates && ok; s++) {
+		ok = (w[d->accept + s] & POLC_ACC_DEAD_BITS) == dead_bits_of(live[s], file);
+		for (uint32_t c = 0; c < d->ncls && ok; c++) {
+			uint32_t t = w[polc_row(d, s) + c];
+			ok = (t & ~POLC_TRANS_ROW) == dead_bits_of(live[target_of(w, d, s, c)], file);
+		}
+	}
+	free(live);
+	return ok;
+}
+
+static void put_dfa(words *w, const dfa *d, struct polc_dfa *h, uint8_t *cls, bool file)
 {
 	h->nstates = d->nstates;
 	h->ncls = d->ncls;
@@ -101,6 +205,7 @@ static void put_dfa(words *w, const dfa *d, struct polc_dfa *h, uint8_t *cls)
 	rows_of_targets(w->v + h->trans, nt, h);
 	h->accept = w_append(w, d->accept, d->nstates);
 	h->entries = w_append(w, d->entries, (size_t)d->nentries * d->nchan);
+	mark_dead(w->v, h, file);
 	memcpy(cls, d->cls, 256);
 }
 
@@ -422,8 +527,8 @@ static int lower_blob(const ir_policy *p, blob_alloc_fn alloc, bool grows, void 
 	struct polc_hdr h;
 	memset(&h, 0, sizeof h);
 	uint8_t fcls[256], mcls[256];
-	put_dfa(w, &fd, &h.file, fcls);
-	put_dfa(w, &md, &h.mount, mcls);
+	put_dfa(w, &fd, &h.file, fcls, true);
+	put_dfa(w, &md, &h.mount, mcls, false);
 	dfa_free(&fd);
 	dfa_free(&md);
 	lower_net(p, w, &h);
@@ -630,7 +735,7 @@ const char *bpfb_parse(const void *data, size_t len, bpf_bundle *out)
 }
 
 static const char *check_dfa(const uint32_t *w, size_t nw, const struct polc_dfa *d,
-			     const uint8_t *cls, uint32_t nchan)
+			     const uint8_t *cls, uint32_t nchan, bool file)
 {
 	if (!d->nstates || !d->ncls || d->ncls > 256 || d->nchan != nchan ||
 	    !d->nentries || d->nentries > POLC_MAX_ENTRIES || d->start >= d->nstates ||
@@ -644,7 +749,7 @@ static const char *check_dfa(const uint32_t *w, size_t nw, const struct polc_dfa
 		if (cls[b] >= d->ncls)
 			return "byte class out of range";
 	for (uint64_t i = 0; i < (uint64_t)d->nstates * d->ncls; i++) {
-		uint32_t row = w[d->trans + i] & ~POLC_TRANS_DEAD;
+		uint32_t row = w[d->trans + i] & POLC_TRANS_ROW;
 		if (row < d->trans || (row - d->trans) % d->ncls ||
 		    polc_row_state(d, row) >= d->nstates)
 			return "DFA transition out of range";
@@ -654,6 +759,9 @@ static const char *check_dfa(const uint32_t *w, size_t nw, const struct polc_dfa
 		if (POLC_ACC_ENTRY(a) >= d->nentries)
 			return "DFA accept entry out of range";
 	}
+	/* a dead bit set wrongly would stop a walk before a deny */
+	if (!dead_bits_hold(w, d, file))
+		return "DFA dead bits do not match its entries";
 	return NULL;
 }
 
@@ -670,9 +778,10 @@ const char *bpfb_validate(const uint32_t *w, size_t nw)
 	    h->net > nw || h->net % POLC_NET_WORDS ||
 	    (uint64_t)h->nnet * POLC_NET_WORDS > nw - h->net)
 		return "network rules outside the blob";
-	const char *e = check_dfa(w, nw, &h->file, (const uint8_t *)(w + POLC_CLS_FILE_OFF), POLC_NCHAN);
+	const char *e = check_dfa(w, nw, &h->file, (const uint8_t *)(w + POLC_CLS_FILE_OFF),
+				  POLC_NCHAN, true);
 	if (!e)
-		e = check_dfa(w, nw, &h->mount, (const uint8_t *)(w + POLC_CLS_MOUNT_OFF), 1);
+		e = check_dfa(w, nw, &h->mount, (const uint8_t *)(w + POLC_CLS_MOUNT_OFF), 1, false);
 	return e;
 }
 

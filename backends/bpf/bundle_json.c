@@ -48,7 +48,7 @@ static void put_dfa(buf *o, const uint32_t *w, const char *name,
 			   s ? "," : "", POLC_ACC_ENTRY(a), a & POLC_ACC_DEAD ? "true" : "false");
 		for (uint32_t c = 0; c < d->ncls; c++)
 			buf_printf(o, "%s%u", c ? "," : "",
-				   polc_row_state(d, w[polc_row(d, s) + c] & ~POLC_TRANS_DEAD));
+				   polc_row_state(d, w[polc_row(d, s) + c] & POLC_TRANS_ROW));
 		buf_puts(o, "]}");
 	}
 	buf_puts(o, "]\n  },\n");

@@ -176,7 +176,8 @@ struct pcache {
 	__u64 ns, ns_seq, ns_event;   /* the task's mnt_namespace, its seq and event */
 	__u32 policy;
 	__u32 rseq, mseq;          /* rename_lock's and mount_lock's sequence */
-	__u32 st, dead;            /* the DFA's state (its row) after the prefix, dead */
+	__u32 st, dead;            /* the DFA's state (its row) after the prefix;
+				      dead: 0, or the dead bit its walk stopped on */
 	__u32 plen, psteps;        /* the prefix's bytes and build_path steps */
 	__u32 pad;
 	__u64 born;                /* bpf_jiffies64() when stored */
@@ -211,6 +212,7 @@ struct pathbuf {
 	__u32 c_psteps;   /* the prefix's steps, to store or of a hit */
 	__u32 ch0, ch1, xden;   /* decide_obj's channels and exec_denies, read
 				   back after the walks (see walk_name) */
+	__u32 dbit;       /* the file walks' dead bit (struct walk's dead_bit) */
 	__u32 c_hit;      /* cache_use's answer */
 	__u32 c_plen, c_st;   /* a live hit's prefix: bytes, state (c_psteps its steps) */
 	__u64 c_now;      /* bpf_jiffies64() at cache_tokens */
@@ -534,6 +536,8 @@ static __always_inline int finish(__u32 policy, __u32 mode, __u32 dec, __u64 inf
  * the end). */
 struct walk {
 	__u32 policy, st, dead, fail;   /* st: the state's row (polc_row) */
+	__u32 dead_bit;   /* the walk stops on it: the channels asked are decided
+			     as entry 0 decides them (polc_dead_bit) */
 	struct pathbuf *pb;
 	struct polc_chunk *tc;
 };
@@ -579,8 +583,9 @@ static __always_inline int trans_beyond(struct walk *w, struct pathbuf *pb, __u6
  * into the window, a constant): at the end, or into a dead state, the walk
  * ends; a transition beyond the window ends the step (the next one reads
  * it from its chunk). The state is a row (polc_row), so a byte is two adds
- * and three loads at constant offsets from p and f; every exit is a few
- * stores, so the verifier's cost stays linear. */
+ * and three loads at constant offsets from p and f; dead is dead for the
+ * channels the walk asks (dead_bit); every exit is a few stores, so the
+ * verifier's cost stays linear. */
 #define WB(k) do {							\
 		if (n <= (k))						\
 			WALK_STOP(k, 0);				\
@@ -588,12 +593,11 @@ static __always_inline int trans_beyond(struct walk *w, struct pathbuf *pb, __u6
 		if (idx >= POLC_FAST_WORDS)				\
 			WALK_STOP(k, 1);				\
 		t = f->w[idx];						\
-		if (t & POLC_TRANS_DEAD) {				\
+		st = t & POLC_TRANS_ROW;				\
+		if (t & dead_bit) {					\
 			w->dead = 1;					\
-			st = t & ~POLC_TRANS_DEAD;			\
 			WALK_STOP((k) + 1, 0);				\
 		}							\
-		st = t;							\
 	} while (0);
 #define WB4(k) WB(k) WB((k) + 1) WB((k) + 2) WB((k) + 3)
 #define WB16(k) WB4(k) WB4((k) + 4) WB4((k) + 8) WB4((k) + 12)
@@ -609,7 +613,7 @@ static __always_inline long walk_step(struct walk *w, const __u32 cls_off)
 {
 	struct pathbuf *pb = w->pb;
 	struct polc_fast *f = fast_of(w->policy);
-	__u64 st = w->st, pos, end, n, idx;
+	__u64 st = w->st, pos, end, n, idx, dead_bit = w->dead_bit;
 	__u32 t;
 	if (!pb || !w->tc || !f) {
 		w->fail = 1;
@@ -634,12 +638,11 @@ static __always_inline long walk_step(struct walk *w, const __u32 cls_off)
 		w->fail = 1;
 		return 1;
 	}
-	if (t & POLC_TRANS_DEAD) {
+	st = t & POLC_TRANS_ROW;
+	if (t & dead_bit) {
 		w->dead = 1;
-		st = t & ~POLC_TRANS_DEAD;
 		WALK_STOP(1, 0);
 	}
-	st = t;
 	WB(1) WB(2) WB(3) WB4(4) WB4(8) WB4(12) WB16(16)
 	WALK_STOP(WALK_BYTES, n > WALK_BYTES);
 }
@@ -764,7 +767,7 @@ static __always_inline void walk_name_from(__u32 policy, const struct polc_dfa *
 					   struct named *o, const int cached)
 {
 	struct walk *w = &o->w;   /* in o: no copies on the stack (path_rename's is full) */
-	*w = (struct walk){ .policy = policy, .st = st0 };
+	*w = (struct walk){ .policy = policy, .st = st0, .dead_bit = pb_flag(&pb->dbit) };
 	int dir = pb_flag(&pb->dir);
 	if (dir && nfull + 1 >= POLC_PATH_MAX)
 		worst = 1;   /* "path/" too long to walk (eval.c) */
@@ -1237,6 +1240,7 @@ static __always_inline void name_of(__u32 policy, const struct polc_dfa *d,
 				    int dir, struct named *o, long *at)
 {
 	pb->dir = dir;   /* in map memory across the walks: see walk_name */
+	pb->dbit = POLC_TRANS_DEAD;   /* rename and link compare whole states */
 	long pos = build_path(pb, de, vm, 0, 0);
 	*at = pos;
 	if (pos < 0) {
@@ -1404,7 +1408,7 @@ static __always_inline void cache_store(struct pathbuf *pb, const struct walk *w
 	e->rseq = pb->c_rseq;
 	e->mseq = pb->c_mseq;
 	e->st = w->st;
-	e->dead = w->dead != 0;
+	e->dead = w->dead ? w->dead_bit : 0;   /* dead for which channels */
 	e->plen = plen;
 	e->psteps = pb->c_psteps;
 	e->born = pb->c_now;
@@ -1446,16 +1450,25 @@ static __noinline long names_len(const struct dentry *d, const struct dentry *mr
  * suffix exactly where it fails on the whole path, and the whole path fits
  * exactly when suffix and prefix together do. */
 static __always_inline void cache_use(struct pathbuf *pb, const struct pcache *e,
-				      const struct dentry *de, const struct vfsmount *vm)
+				      const struct dentry *de, const struct vfsmount *vm,
+				      __u32 policy, const struct polc_dfa *d)
 {
 	pb->c_hit = 0;
 	if (!e)
 		return;
-	__u32 plen = e->plen, psteps = e->psteps;
+	__u32 plen = e->plen, psteps = e->psteps, a = 0;
 	const struct dentry *mroot = vm->mnt_root;
 	if (plen >= POLC_PATH_MAX || psteps > POLC_PATH_STEPS || (!plen && de == mroot))
 		return;
-	if (e->dead) {
+	/* a whole prefix walked (stored by a walk of other channels) whose
+	 * state is dead for the channels asked now: as dead as a stopped walk */
+	if (!e->dead && !word(policy, d->accept + polc_row_state(d, e->st), &a))
+		return;
+	if (e->dead || (a & pb_flag(&pb->dbit))) {
+		/* dead for every channel, or for the ones asked now */
+		__u32 dead = e->dead;
+		if (dead && dead != POLC_TRANS_DEAD && dead != pb_flag(&pb->dbit))
+			return;
 		long n = names_len(de, mroot);
 		if (n < 0 || n + plen + 1 >= POLC_PATH_MAX)
 			return;   /* "path/" too: see walk_name_from */
@@ -1514,11 +1527,16 @@ static __always_inline int decide_obj(__u32 policy, const struct dentry *de,
 	pb->ch0 = ch0;
 	pb->ch1 = ch1;
 	pb->xden = exec_denies != 0;
+	pb->dbit = polc_dead_bit(1u << ch0 | 1u << ch1 | (exec_denies ? 1u << POLC_CH_EXEC : 0));
 	pb->c_ok = 0;
 	pb->c_hit = 0;
 	if (cached) {
 		cache_tokens(pb, policy);
-		cache_use(pb, cache_lookup(pb, policy, vm), de, vm);
+		/* an entry's state is read with the header of its serial (see
+		 * the walk's below) */
+		load_fence(pb);
+		d = h->file;
+		cache_use(pb, cache_lookup(pb, policy, vm), de, vm, policy, &d);
 	}
 	struct named o;
 	__u32 base = 0;
@@ -1963,7 +1981,8 @@ static __always_inline int decide_mount(__u32 policy, __u8 op, const char *fstyp
 	struct pathbuf *pb = pb_claim();
 	if (!pb)
 		return finish(policy, mode, deny_all(), POLC_D_MOUNT, 0, 1);
-	struct walk w = { .policy = policy, .st = polc_row(&d, d.start) };
+	struct walk w = { .policy = policy, .st = polc_row(&d, d.start),
+			  .dead_bit = POLC_TRANS_DEAD };
 	int worst = 0;
 	long fl = 0;
 	pb->p[0] = op;
@@ -2058,7 +2077,8 @@ int BPF_PROG(polc_sb_pivotroot, const struct path *old_path, const struct path *
 		return finish(policy, mode, deny_all(), POLC_D_MOUNT, 0, 1);
 	pb->p[0] = POLC_MOUNT_OP_PIVOT;
 	pb->p[1] = POLC_MOUNT_SEP;
-	struct walk w = { .policy = policy, .st = polc_row(&d, d.start) };
+	struct walk w = { .policy = policy, .st = polc_row(&d, d.start),
+			  .dead_bit = POLC_TRANS_DEAD };
 	walk_bytes(&w, pb, c0, 0, 2, 1);
 	__u32 dec = walk_result(&w, &d, 0, 0);
 	pb_release(pb);

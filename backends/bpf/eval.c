@@ -15,20 +15,25 @@ typedef struct {
 	const struct polc_dfa *d;
 	const uint8_t *cls;
 	uint32_t row;   /* the state's row (bpf_layout.h: polc_row) */
+	uint32_t dead_bit;   /* the walk stops on it (polc_dead_bit) */
 	bool dead;
 } walker;
 
-static walker walker_at_start(const uint32_t *w, const struct polc_dfa *d, uint32_t cls_off)
+static walker walker_at_start(const uint32_t *w, const struct polc_dfa *d, uint32_t cls_off,
+			      uint32_t dead_bit)
 {
-	return (walker){ w, d, (const uint8_t *)(w + cls_off), polc_row(d, d->start), false };
+	return (walker){ w, d, (const uint8_t *)(w + cls_off), polc_row(d, d->start), dead_bit,
+			 false };
 }
 
+/* As walk_step: into a state dead for the channels asked, the walk ends
+ * and entry 0 decides them. */
 static void walk(walker *k, const char *s, size_t n)
 {
 	for (size_t i = 0; i < n && !k->dead; i++) {
 		uint32_t t = k->w[k->row + k->cls[(uint8_t)s[i]]];
-		k->row = t & ~POLC_TRANS_DEAD;
-		k->dead = t >> 31;
+		k->row = t & POLC_TRANS_ROW;
+		k->dead = (t & k->dead_bit) != 0;
 	}
 }
 
@@ -63,7 +68,7 @@ static uint32_t dir_combine(uint32_t a, uint32_t b)
 static uint32_t eval_path(const uint32_t *w, const char *path, uint32_t ch, bool dir)
 {
 	const struct polc_hdr *h = (const void *)w;
-	walker k = walker_at_start(w, &h->file, POLC_CLS_FILE_OFF);
+	walker k = walker_at_start(w, &h->file, POLC_CLS_FILE_OFF, polc_dead_bit(1u << ch));
 	size_t n = strlen(path);
 	if (n && path[n - 1] == '/')
 		dir = false;                 /* already the directory form */
@@ -81,7 +86,7 @@ static uint32_t eval_path(const uint32_t *w, const char *path, uint32_t ch, bool
 static uint32_t eval_mount(const uint32_t *w, const ir_event *ev)
 {
 	const struct polc_hdr *h = (const void *)w;
-	walker k = walker_at_start(w, &h->mount, POLC_CLS_MOUNT_OFF);
+	walker k = walker_at_start(w, &h->mount, POLC_CLS_MOUNT_OFF, POLC_TRANS_DEAD);
 	const char *fs = ev->u.mount.op == IR_MOUNT_MOUNT && ev->u.mount.fstype ? ev->u.mount.fstype : "";
 	const char *t = ev->u.mount.target ? ev->u.mount.target : "";
 	if (strlen(fs) >= POLC_FSTYPE_MAX || strlen(t) >= POLC_PATH_MAX)

@@ -163,6 +163,32 @@ policy deny_prefix "$T/a/pub/**"
 check "5 replaced policy denies the cached prefix" EPERM "$(probe $T/a/pub/dead/f)"
 check "5 replaced policy denies the cached prefix (live)" EPERM "$(probe $T/a/pub/live/f)"
 
+# 7. dead for some channels only: a walk asking only read stops where no
+# read statement can match any more (the dead bit for read) and its entry
+# says so; an open for writing on that mount must not take it as dead for
+# writes too ("/**/w" denies the write). Stored by the read, then used by
+# the write; and the other way round.
+cat >$T.pol <<EOF
+policy chans {
+  deny file "$T/a/sec/**" read;
+  deny file "/**/w" write;
+}
+EOF
+"$POLC" build --target bpf -o $T.bpfpol $T.pol >/dev/null && "$POLC" load $T.bpfpol --cgroup $CG ||
+	{ echo "FAIL build or load"; bad=1; }
+wprobe() { # FILE: open it for writing, confined, on CPU 0
+	sh -c 'echo $$ >"$1/cgroup.procs" && exec taskset -c 0 sh -c "echo x >\"\$0\"" "$2"' \
+		_ "$CG" "$1" 2>$T.err && { echo ok; return; }
+	if grep -q "not permitted" $T.err; then echo EPERM; else head -1 $T.err; fi
+}
+echo x >$T/a/pub/dead/w
+mkdir -p $T/a/sec && echo x >$T/a/sec/x
+check "7 read of w (read-dead prefix stored)" ok "$(probe $T/a/pub/dead/w)"
+check "7 write of w after it: denied by /**/w" EPERM "$(wprobe $T/a/pub/dead/w)"
+check "7 write of f: allowed" ok "$(wprobe $T/a/pub/dead/f)"
+check "7 read of w after the writes (their entry)" ok "$(probe $T/a/pub/dead/w)"
+check "7 read under the read deny" EPERM "$(probe $T/a/sec/x)"
+
 "$POLC" unload
 umount $T/a/pub/live $T/a/pub/dead 2>/dev/null
 [ $bad = 0 ] && echo ALL-OK
