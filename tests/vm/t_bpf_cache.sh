@@ -176,16 +176,17 @@ policy chans {
 EOF
 "$POLC" build --target bpf -o $T.bpfpol $T.pol >/dev/null && "$POLC" load $T.bpfpol --cgroup $CG ||
 	{ echo "FAIL build or load"; bad=1; }
-wprobe() { # FILE: open it for writing, confined, on CPU 0
-	sh -c 'echo $$ >"$1/cgroup.procs" && exec taskset -c 0 sh -c "echo x >\"\$0\"" "$2"' \
+wprobe() { # FILE: open it for reading and writing (no O_TRUNC, which
+	   # path_truncate would decide first), confined, on CPU 0
+	sh -c 'echo $$ >"$1/cgroup.procs" && exec taskset -c 0 sh -c "exec 3<>\"\$0\"" "$2"' \
 		_ "$CG" "$1" 2>$T.err && { echo ok; return; }
 	if grep -q "not permitted" $T.err; then echo EPERM; else head -1 $T.err; fi
 }
 echo x >$T/a/pub/dead/w
 mkdir -p $T/a/sec && echo x >$T/a/sec/x
 check "7 read of w (read-dead prefix stored)" ok "$(probe $T/a/pub/dead/w)"
-check "7 write of w after it: denied by /**/w" EPERM "$(wprobe $T/a/pub/dead/w)"
-check "7 write of f: allowed" ok "$(wprobe $T/a/pub/dead/f)"
+check "7 read-write open of w after it: denied by /**/w" EPERM "$(wprobe $T/a/pub/dead/w)"
+check "7 read-write open of f: allowed" ok "$(wprobe $T/a/pub/dead/f)"
 check "7 read of w after the writes (their entry)" ok "$(probe $T/a/pub/dead/w)"
 check "7 read under the read deny" EPERM "$(probe $T/a/sec/x)"
 
