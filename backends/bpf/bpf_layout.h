@@ -26,9 +26,10 @@
 #include <linux/types.h>
 #endif
 
-#define POLC_BLOB_VERSION 7u   /* 4: the polc_fast window; 5: send_open;
+#define POLC_BLOB_VERSION 8u   /* 4: the polc_fast window; 5: send_open;
 				  6: transitions name rows (polc_row);
-				  7: dead bits per channel group */
+				  7: dead bits per channel group;
+				  8: the exec group holds mmap */
 #define POLC_BLOB_MAGIC 0x504c4342u          /* "PLCB" */
 
 #define POLC_CHUNK_WORDS 1024u                /* one map value: 4 KiB */
@@ -124,7 +125,9 @@ enum {
 #define POLC_TRANS_DEAD 0x80000000u   /* in a transition word: target is dead */
 #define POLC_TRANS_DEAD_READ 0x40000000u   /* dead for POLC_CH_READ */
 #define POLC_TRANS_DEAD_MMAP 0x20000000u   /* dead for POLC_CH_MMAP */
-#define POLC_TRANS_DEAD_EXEC 0x10000000u   /* dead for POLC_CH_EXECP and POLC_CH_EXEC */
+#define POLC_TRANS_DEAD_EXEC 0x10000000u   /* dead for POLC_CH_EXECP, POLC_CH_EXEC and
+					      POLC_CH_MMAP: an exec open's walk
+					      decides the program's mapping too */
 #define POLC_TRANS_ROW 0x03ffffffu   /* the row: below POLC_MAX_BLOB_WORDS */
 #define POLC_ACC_DEAD 0x80000000u     /* in an accept word: only entry 0 reachable */
 /* An accept word's bits 28..31 are its state's own dead bits, those a
@@ -153,6 +156,12 @@ static inline __u32 polc_row_state(const struct polc_dfa *d, __u32 row)
 	return d->ncls ? (row - d->trans) / d->ncls : 0;
 }
 
+/* The exec group's channels: an exec open decides the exec permission and
+ * (its deny statements) exec, and the kernel maps the program it opened
+ * right after, in the same execve, which the enforcer then decides from the
+ * open's walk (enforcer.bpf.c: the exec memo). */
+#define POLC_EXEC_GROUP (1u << POLC_CH_EXECP | 1u << POLC_CH_EXEC | 1u << POLC_CH_MMAP)
+
 /* The dead bit a walk asking channels `chans` (1 << POLC_CH_*) stops on:
  * the one group's that holds them all, else POLC_TRANS_DEAD. */
 static inline __u32 polc_dead_bit(__u32 chans)
@@ -161,7 +170,7 @@ static inline __u32 polc_dead_bit(__u32 chans)
 		return POLC_TRANS_DEAD_READ;
 	if (!(chans & ~(1u << POLC_CH_MMAP)))
 		return POLC_TRANS_DEAD_MMAP;
-	if (!(chans & ~(1u << POLC_CH_EXECP | 1u << POLC_CH_EXEC)))
+	if (!(chans & ~POLC_EXEC_GROUP))
 		return POLC_TRANS_DEAD_EXEC;
 	return POLC_TRANS_DEAD;
 }
@@ -178,7 +187,7 @@ static inline __u32 polc_dead_bits(__u32 live)
 		b |= POLC_TRANS_DEAD_READ;
 	if (!(live & (1u << POLC_CH_MMAP)))
 		b |= POLC_TRANS_DEAD_MMAP;
-	if (!(live & (1u << POLC_CH_EXECP | 1u << POLC_CH_EXEC)))
+	if (!(live & POLC_EXEC_GROUP))
 		b |= POLC_TRANS_DEAD_EXEC;
 	return b;
 }

@@ -110,6 +110,38 @@ struct {
 	__type(value, __u64);
 } polc_sends SEC(".maps");
 
+/* How many times the loader has written or removed a policy cgroup entry
+ * since the enforcer was installed: it adds one after each (the syscalls
+ * order the two). What cgroup lookups found stays true while this is
+ * unchanged: a cgroup never moves under another, and ids are not reused. */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u64);
+} polc_gen SEC(".maps");
+
+/* Per CPU, what confinement() found for the last few cgroups (direct-mapped
+ * by id): the packed entry (0: none confines it) and polc_gen as read
+ * before the lookups that found it (0: empty). A run owns the memo from
+ * the atomic exchange that sets busy until it clears it: a hook that
+ * preempts one on the same CPU looks up without it. */
+#define CGMEMO_N 4
+struct cgmemo {
+	__u64 cg, gen, val;
+};
+struct cgmemos {
+	struct cgmemo e[CGMEMO_N];
+	__u64 busy;
+	__u64 fence;   /* an atomic add of 0 here orders loads */
+};
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct cgmemos);
+} polc_cgmemo SEC(".maps");
+
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, POLC_MAX_CHUNKS);
@@ -183,6 +215,15 @@ struct pcache {
 	__u64 born;                /* bpf_jiffies64() when stored */
 };
 
+/* An exec open whose walk allowed mapping the file it opened: the kernel
+ * maps the program (and a PT_INTERP interpreter) in the same execve, and
+ * mmap_file takes that decision instead of walking the path again. */
+struct xmemo {
+	__u64 task, file, dentry, mnt;   /* the task, the open file, its path */
+	__u64 serial;                    /* the policy's polc_fast serial */
+	__u32 policy, pad;
+};
+
 struct pathbuf {
 	char p[PBUF];
 	char save[128];   /* rename: the source path, for the log record */
@@ -217,6 +258,11 @@ struct pathbuf {
 	__u32 c_plen, c_st;   /* a live hit's prefix: bytes, state (c_psteps its steps) */
 	__u64 c_now;      /* bpf_jiffies64() at cache_tokens */
 	__u64 c_fence;    /* an atomic add of 0 here orders loads (decide_obj) */
+	/* the exec memo (exec_memo_store, exec_memo_hit) and the exec open
+	 * being decided, its numbers kept here across the walks */
+	struct xmemo xm[2];
+	__u32 xm_next, x_open;
+	__u64 x_task, x_file, x_dentry, x_mnt;
 	__u64 busy;       /* 1 while a run owns it (pb_claim) */
 };
 struct {
@@ -255,22 +301,35 @@ static __always_inline void pb_release(struct pathbuf *pb)
 
 /* ------------------------------------------------------------- scope */
 
-/* The entry of the current task's cgroup or of its nearest enforced
- * ancestor, NULL when it is confined by none. */
-static __always_inline const struct polc_cg *cg_of_current(void)
+/* A polc_cg entry as one number (a subprogram returns no map pointer):
+ * policy | needs << 32; 0 for none (policy ids start at 1). */
+static __always_inline __u64 cg_pack(const struct polc_cg *p)
 {
-	__u64 cg = bpf_get_current_cgroup_id();
+	return p ? p->policy | (__u64)p->needs << 32 : 0;
+}
+
+static __always_inline __u32 packed_policy(__u64 v)
+{
+	return (__u32)v;
+}
+
+static __always_inline __u32 packed_needs(__u64 v)
+{
+	return (__u32)(v >> 32);
+}
+
+/* The entry of cgroup cg or of its nearest enforced ancestor, packed.
+ * Only the levels above the task's own are asked (a plain load, no helper
+ * call): asking all POLC_CGROUP_DEPTH levels cost an unconfined openat
+ * ~10 % in the lab (bench/RESULTS.md, per-hook costs). */
+static __always_inline __u64 cg_lookup(__u64 cg)
+{
 	struct polc_cg *p = bpf_map_lookup_elem(&polc_cgroups, &cg);
 	if (p)
-		return p;
-	/* the nearest enforced ancestor: deepest level first. Only the levels
-	 * above the task's own are asked (a plain load, no helper call): every
-	 * hook of every task on the machine passes here, and asking all
-	 * POLC_CGROUP_DEPTH levels cost an unconfined openat ~10 % in the lab
-	 * (bench/RESULTS.md, per-hook costs). */
+		return cg_pack(p);
 	struct task_struct *t = bpf_get_current_task_btf();
 	int level = t->cgroups->dfl_cgrp->level;
-	for (int l = POLC_CGROUP_DEPTH - 1; l >= 1; l--) {
+	for (int l = POLC_CGROUP_DEPTH - 1; l >= 1; l--) {   /* deepest first */
 		if (l >= level)
 			continue;
 		__u64 a = bpf_get_current_ancestor_cgroup_id(l);
@@ -278,17 +337,48 @@ static __always_inline const struct polc_cg *cg_of_current(void)
 			continue;
 		p = bpf_map_lookup_elem(&polc_cgroups, &a);
 		if (p)
-			return p;
+			return cg_pack(p);
 	}
 	return 0;
 }
 
+/* The policy confining the current task and what it decides, packed
+ * (cg_pack); 0 when none does. Every hook of every task on the machine
+ * starts here: the per-CPU memo (polc_cgmemo) spares the hash lookups
+ * (the task's cgroup, then its ancestors': ~400 guest instructions an
+ * unconfined openat in the lab). An entry holds while polc_gen, read
+ * before the lookups that found it (a full barrier between, for weakly
+ * ordered CPUs), is unchanged. A subprogram: inlined into every hook, its
+ * locals took socket_sendmsg's stack past 512 bytes. */
+static __noinline __u64 confinement(void)
+{
+	__u64 cg = bpf_get_current_cgroup_id(), v;
+	__u32 z = 0;
+	__u64 *gp = bpf_map_lookup_elem(&polc_gen, &z);
+	struct cgmemos *m = bpf_map_lookup_elem(&polc_cgmemo, &z);
+	if (!gp || !m || __sync_lock_test_and_set(&m->busy, 1))
+		return cg_lookup(cg);   /* no memo, or a preempted run holds it */
+	__u64 g = *(volatile __u64 *)gp;
+	struct cgmemo *e = &m->e[cg & (CGMEMO_N - 1)];
+	if (g && e->gen == g && e->cg == cg) {
+		v = e->val;
+	} else {
+		__sync_fetch_and_add(&m->fence, 0);
+		v = cg_lookup(cg);
+		e->cg = cg;
+		e->val = v;
+		e->gen = g;
+	}
+	__sync_lock_test_and_set(&m->busy, 0);
+	return v;
+}
+
 static __always_inline int policy_of_current(__u32 *pid)
 {
-	const struct polc_cg *p = cg_of_current();
-	if (!p)
+	__u64 v = confinement();
+	if (!v)
 		return 0;
-	*pid = p->policy;
+	*pid = packed_policy(v);
 	return 1;
 }
 
@@ -296,10 +386,10 @@ static __always_inline int policy_of_current(__u32 *pid)
  * chans (1 << POLC_CH_*); 0 for a task no such policy confines. */
 static __always_inline int policy_deciding(__u32 chans, __u32 *pid)
 {
-	const struct polc_cg *p = cg_of_current();
-	if (!p || !(p->needs & chans))
+	__u64 v = confinement();
+	if (!v || !(packed_needs(v) & chans))
 		return 0;
-	*pid = p->policy;
+	*pid = packed_policy(v);
 	return 1;
 }
 
@@ -348,6 +438,7 @@ static __always_inline int word(__u32 policy, __u32 idx, __u32 *out)
 static __always_inline int own_map(const struct bpf_map *m)
 {
 	return m == (void *)&polc_cgroups || m == (void *)&polc_needs || m == (void *)&polc_sends ||
+	       m == (void *)&polc_gen || m == (void *)&polc_cgmemo ||
 	       m == (void *)&polc_blob || m == (void *)&polc_fast ||
 	       m == (void *)&polc_counters || m == (void *)&polc_events ||
 	       m == (void *)&polc_drops || m == (void *)&polc_pbufs;
@@ -1310,6 +1401,14 @@ static __always_inline int seq_even(const void *lock, __u32 *s)
 	return !(*s & 1);
 }
 
+/* rename_lock's and mount_lock's sequences, when both can be read and no
+ * writer holds either (even). Two reads: one of both locks (adjacent in
+ * 6.1's .data) copied 132 bytes and cost more (lab, file_open). */
+static __always_inline int seqs_even(__u32 *r, __u32 *m)
+{
+	return seq_even(&rename_lock, r) && seq_even(&mount_lock, m);
+}
+
 /* A full barrier for weakly ordered CPUs (an atomic op with fetch; x86
  * needs none): the loads before it are done before those after it. */
 static __always_inline void load_fence(struct pathbuf *pb)
@@ -1345,7 +1444,7 @@ static __always_inline void cache_tokens(struct pathbuf *pb, __u32 policy)
 	pb->c_ns = task_mnt_ns(&seq, &event);
 	pb->c_ns_seq = seq;
 	pb->c_ns_event = event;
-	if (!pb->c_serial || !pb->c_ns || !seq_even(&rename_lock, &r) || !seq_even(&mount_lock, &m))
+	if (!pb->c_serial || !pb->c_ns || !seqs_even(&r, &m))
 		return;
 	pb->c_rseq = r;
 	pb->c_mseq = m;
@@ -1385,8 +1484,8 @@ static __always_inline void cache_prepare_store(struct pathbuf *pb, long pos)
 	if (mark < (__u64)pos || mark > POLC_PATH_MAX || msteps > steps)
 		return;
 	load_fence(pb);   /* the walk's loads first */
-	if (!seq_even(&rename_lock, &r) || r != pb->c_rseq || !seq_even(&mount_lock, &m) ||
-	    m != pb->c_mseq || task_mnt_ns(&seq, &event) != pb->c_ns || seq != pb->c_ns_seq ||
+	if (!seqs_even(&r, &m) || r != pb->c_rseq || m != pb->c_mseq ||
+	    task_mnt_ns(&seq, &event) != pb->c_ns || seq != pb->c_ns_seq ||
 	    event != pb->c_ns_event)
 		return;
 	pb->c_psteps = steps - msteps;
@@ -1460,25 +1559,91 @@ static __always_inline void cache_use(struct pathbuf *pb, const struct pcache *e
 	const struct dentry *mroot = vm->mnt_root;
 	if (plen >= POLC_PATH_MAX || psteps > POLC_PATH_STEPS || (!plen && de == mroot))
 		return;
-	/* a whole prefix walked (stored by a walk of other channels) whose
-	 * state is dead for the channels asked now: as dead as a stopped walk */
-	if (!e->dead && !word(policy, d->accept + polc_row_state(d, e->st), &a))
+	/* The entry's state: where the prefix's walk ended, or stopped (dead
+	 * for the channels that walk asked: the bit asked now, or all, needs
+	 * no more). Its accept word carries its own dead bits, so whichever
+	 * channels stored it, a state dead for the ones asked now decides
+	 * every longer path as entry 0 does. */
+	__u32 bit = pb_flag(&pb->dbit), dead = e->dead;
+	if (dead && (dead == bit || dead == POLC_TRANS_DEAD))
+		a = bit;
+	else if (!word(policy, d->accept + polc_row_state(d, e->st), &a))
 		return;
-	if (e->dead || (a & pb_flag(&pb->dbit))) {
-		/* dead for every channel, or for the ones asked now */
-		__u32 dead = e->dead;
-		if (dead && dead != POLC_TRANS_DEAD && dead != pb_flag(&pb->dbit))
-			return;
+	if (a & bit) {
 		long n = names_len(de, mroot);
 		if (n < 0 || n + plen + 1 >= POLC_PATH_MAX)
 			return;   /* "path/" too: see walk_name_from */
 		pb->c_hit = 2;
 		return;
 	}
+	if (dead)
+		return;   /* stopped before the prefix's end: nothing to resume */
 	pb->c_plen = plen;
 	pb->c_psteps = psteps;
 	pb->c_st = e->st;
 	pb->c_hit = 1;
+}
+
+/* After an exec open's walk (pb->x_*): remember that it allows mapping
+ * the file, for mmap_file in the same execve (exec_memo_hit). The walk's
+ * dead bit is the exec group's, which holds mmap (POLC_EXEC_GROUP), so
+ * its state decides the mmap channel too, stopped or not. Only a plain
+ * allow is kept (a deny or an audit is decided and logged by mmap_file),
+ * and only under tokens read before the walk (c_ok: its serial). */
+static __always_inline void exec_memo_store(struct pathbuf *pb, __u32 policy,
+					    const struct polc_dfa *d, struct named *o,
+					    __u32 mode)
+{
+	__u32 m = chan_result(&o->w, &o->w2, d, POLC_CH_MMAP, o->worst, o->dir);
+	__u64 file = pb->x_file;
+	/* an older memo of this open file goes either way */
+	if (pb->xm[0].file == file)
+		pb->xm[0].file = 0;
+	if (pb->xm[1].file == file)
+		pb->xm[1].file = 0;
+	if (!pb_flag(&pb->c_ok) || POLC_DEC_VERDICT(polc_apply_mode(mode, m)) != POLC_V_ALLOW)
+		return;
+	/* two: the program's and its interpreter's (opened before either is
+	 * mapped) */
+	struct xmemo *x = &pb->xm[pb->xm_next & 1];
+	pb->xm_next++;
+	x->task = pb->x_task;
+	x->dentry = pb->x_dentry;
+	x->mnt = pb->x_mnt;
+	x->policy = policy;
+	x->serial = pb->c_serial;
+	x->file = file;
+}
+
+/* Whether an exec memo allows mapping `file`: the current task is in an
+ * execve (task_struct.in_execve; a kernel without it keeps no memo) and
+ * opened this same file for it, at the same dentry and mount (a file's
+ * address reused by another open is another path), under the policy of
+ * the same serial. A rename between the open and the mapping goes unseen,
+ * as it does by AppArmor's open-time permissions (fctx->allow). */
+static __always_inline int exec_memo_hit(__u32 policy, const struct file *file)
+{
+	struct task_struct *t = bpf_get_current_task_btf();
+	if (!bpf_core_field_exists(t->in_execve) || !BPF_CORE_READ_BITFIELD(t, in_execve))
+		return 0;
+	struct polc_fast *f = fast_of(policy);
+	if (!f)
+		return 0;
+	__u64 serial = f->serial;
+	struct pathbuf *pb = pb_claim();
+	if (!pb)
+		return 0;
+	int hit = 0;
+	for (int k = 0; k < 2; k++) {
+		struct xmemo *x = &pb->xm[k];
+		if (serial && x->file == (__u64)file && x->task == (__u64)t &&
+		    x->dentry == (__u64)file->f_path.dentry &&
+		    x->mnt == (__u64)file->f_path.mnt && x->policy == policy &&
+		    x->serial == serial)
+			hit = 1;
+	}
+	pb_release(pb);
+	return hit;
 }
 
 /* Whether every path gets ALLOW on channel ch: the worst entry (the most
@@ -1497,14 +1662,16 @@ static __always_inline int chan_allows_all(__u32 policy, const struct polc_dfa *
  * `de` is a directory (asked only when a path is decided: an
  * allowed-by-all channel, AlwaysAllow for one, reads nothing of the file);
  * exec_denies: the exec channel too, by its deny statements only (see
- * named_best; left out in mode audit). cached: use the mount-prefix cache
- * (file_open's, the hot path: each bpf_loop call site the cache adds has
- * its callback verified again, so the other hooks go without and their
- * programs verify as before). */
+ * named_best; left out in mode audit). xmemo: keep the exec memo for the
+ * mapping the execve makes next of xfile, this exec open's file. cached:
+ * use the mount-prefix cache (file_open's and mmap_file's, the hot paths:
+ * each bpf_loop call site the cache adds has its callback verified again,
+ * so the other hooks go without and their programs verify as before). */
 #define DIR_ASK (-1)
 static __always_inline int decide_obj(__u32 policy, const struct dentry *de,
 				      const struct vfsmount *vm, __u32 ch0, __u32 ch1,
-				      __u32 domain, int dir, int exec_denies, const int cached)
+				      __u32 domain, int dir, int exec_denies, int xmemo,
+				      const struct file *xfile, const int cached)
 {
 	struct polc_chunk *c0 = chunk(policy, 0);
 	if (!c0)
@@ -1527,13 +1694,25 @@ static __always_inline int decide_obj(__u32 policy, const struct dentry *de,
 	pb->ch0 = ch0;
 	pb->ch1 = ch1;
 	pb->xden = exec_denies != 0;
+	pb->x_open = xmemo != 0;
+	if (xmemo) {
+		pb->x_task = (__u64)bpf_get_current_task_btf();
+		pb->x_file = (__u64)xfile;
+		pb->x_dentry = (__u64)de;
+		pb->x_mnt = (__u64)vm;
+	}
 	pb->dbit = polc_dead_bit(1u << ch0 | 1u << ch1 | (exec_denies ? 1u << POLC_CH_EXEC : 0));
 	pb->c_ok = 0;
 	pb->c_hit = 0;
 	if (cached) {
 		cache_tokens(pb, policy);
-		/* an entry's state is read with the header of its serial (see
-		 * the walk's below) */
+		/* the tokens' loads before the entry's and the walk's (a full
+		 * barrier: weakly ordered CPUs; cache_prepare_store orders the
+		 * re-check), and the DFA's header again, after the policy's
+		 * serial: the loader rewrites a reused id's window front to
+		 * back, serial last, so a state walked with an old header over
+		 * new words can only be stored under the old serial, which no
+		 * later run reads */
 		load_fence(pb);
 		d = h->file;
 		cache_use(pb, cache_lookup(pb, policy, vm), de, vm, policy, &d);
@@ -1541,20 +1720,17 @@ static __always_inline int decide_obj(__u32 policy, const struct dentry *de,
 	struct named o;
 	__u32 base = 0;
 	if (cached && pb_flag(&pb->c_hit) == 2) {
-		o.w = (struct walk){ .policy = policy, .dead = 1 };
-		o.w2 = o.w;
+		/* what walk_result reads of a dead walk: no whole struct
+		 * written twice on the hot path */
+		o.w.policy = o.w2.policy = policy;
+		o.w.dead = o.w2.dead = 1;
+		o.w.fail = o.w2.fail = 0;
 		o.worst = 0;
 		o.dir = pb_flag(&pb->dir);
 	} else {
-		/* the tokens' loads before the walk's (a full barrier: weakly
-		 * ordered CPUs; cache_prepare_store orders the re-check) */
-		load_fence(pb);
-		/* the DFA's header again, after the policy's serial: the loader
-		 * rewrites a reused id's window front to back, serial last, so a
-		 * state walked with an old header over new words can only be
-		 * stored under the old serial, which no later run reads */
-		if (cached)
-			d = h->file;
+		/* With the cache, the tokens were read and fenced above, and the
+		 * header read after them: the walk's loads come after the
+		 * serial's. */
 		long pos = build_path(pb, de, vm, 1, cached ? pb_flag(&pb->c_hit) : 0);
 		int worst = pos < 0;
 		base = worst ? 0 : (__u32)pos;   /* <= POLC_PATH_MAX */
@@ -1577,6 +1753,8 @@ static __always_inline int decide_obj(__u32 policy, const struct dentry *de,
 	 * the walks' bpf_loops, is one 6.1's verifier can lose (see walk_name),
 	 * and pruned to 0 it would turn every deny into an audit */
 	mode = pb_flag(&h->mode);
+	if (pb_flag(&pb->x_open))
+		exec_memo_store(pb, policy, &d, &o, mode);
 	if (POLC_DEC_VERDICT(polc_apply_mode(mode, best)) == POLC_V_ALLOW) {
 		pb_release(pb);   /* finish() neither counts nor logs an allow */
 		return 0;
@@ -1601,7 +1779,7 @@ static __always_inline int path_hook(const struct dentry *de, const struct vfsmo
 	__u32 policy;
 	if (!policy_deciding(1u << ch, &policy))
 		return 0;
-	return decide_obj(policy, de, vm, ch, ch, POLC_D_FILE, dir, 0, 0);
+	return decide_obj(policy, de, vm, ch, ch, POLC_D_FILE, dir, 0, 0, 0, 0);
 }
 
 /* An open file, mapped or executed: exec statements name the file, so the
@@ -1611,7 +1789,7 @@ static __always_inline int file_hook(__u32 policy, const struct file *f, __u32 c
 				     __u32 domain)
 {
 	return decide_obj(policy, f->f_path.dentry, f->f_path.mnt, ch, ch, domain,
-			  domain == POLC_D_FILE ? DIR_ASK : 0, 0, 0);
+			  domain == POLC_D_FILE ? DIR_ASK : 0, 0, 0, 0, 0);
 }
 
 /* Creating, removing, truncating or changing the mode or owner of a file is
@@ -1896,7 +2074,7 @@ int BPF_PROG(polc_file_open, struct file *file, int ret)
 	/* or every open but writes under a write-only policy */
 	if (!(fmode & FMODE_WRITE) && loaded && !(*loaded & chans))
 		return 0;
-	const struct polc_cg *cg = cg_of_current();
+	__u64 cg = confinement();
 	if (!cg)
 		return 0;
 	if (fmode & FMODE_WRITE) {
@@ -1905,10 +2083,14 @@ int BPF_PROG(polc_file_open, struct file *file, int ret)
 		    migration_file(BPF_CORE_READ(file, f_path.dentry)))
 			return -EPERM_;   /* leaving the cgroup: self-protection */
 	}
-	if (!(cg->needs & chans))
+	if (!(packed_needs(cg) & chans))
 		return 0;
-	return decide_obj(cg->policy, file->f_path.dentry, file->f_path.mnt, c0, c1, POLC_D_FILE,
-			  DIR_ASK, exec, 1);
+	/* an exec open keeps the exec memo where mmap_file reads it (a
+	 * flag, not a pointer chosen by it: clang masks a chosen pointer,
+	 * and the verifier refuses arithmetic on one) */
+	int xmemo = exec && (packed_needs(cg) & 1u << POLC_CH_MMAP);
+	return decide_obj(packed_policy(cg), file->f_path.dentry, file->f_path.mnt, c0, c1,
+			  POLC_D_FILE, DIR_ASK, exec, xmemo, file, 1);
 }
 
 SEC("lsm.s/mmap_file")
@@ -1920,7 +2102,12 @@ int BPF_PROG(polc_mmap_file, struct file *file, unsigned long reqprot, unsigned 
 		return ret;
 	if (!file || !(prot & PROT_EXEC_) || !policy_deciding(1u << POLC_CH_MMAP, &policy))
 		return 0;
-	return file_hook(policy, file, POLC_CH_MMAP, POLC_D_FILE);
+	if (exec_memo_hit(policy, file))
+		return 0;
+	/* with the mount-prefix cache: every exec maps its program and
+	 * libraries, each a whole path built from its mount's root otherwise */
+	return decide_obj(policy, file->f_path.dentry, file->f_path.mnt, POLC_CH_MMAP,
+			  POLC_CH_MMAP, POLC_D_FILE, DIR_ASK, 0, 0, 0, 1);
 }
 
 /* mprotect adding PROT_EXEC to a file mapping is mapping it executable

@@ -26,8 +26,8 @@
 
 static const char *const pinned_maps[] = { "polc_cgroups", "polc_blob", "polc_counters",
 					   "polc_events", "polc_drops", "polc_fast", "polc_needs",
-					   "polc_sends" };
-enum { M_CGROUPS, M_BLOB, M_COUNTERS, M_EVENTS, M_DROPS, M_FAST, M_NEEDS, M_SENDS, M_N };
+					   "polc_sends", "polc_gen" };
+enum { M_CGROUPS, M_BLOB, M_COUNTERS, M_EVENTS, M_DROPS, M_FAST, M_NEEDS, M_SENDS, M_GEN, M_N };
 #define M_OLDEST_LAYOUT M_FAST   /* maps from here on: an older layout may lack them */
 
 static void seterr(char *err, size_t n, const char *fmt, ...)
@@ -158,7 +158,7 @@ static void remove_pins(void)
 	rmdir(BPFL_PIN_DIR);
 }
 
-/* polc_fast, polc_needs and polc_sends may be missing (-1): an enforcer of an older
+/* polc_fast, polc_needs, polc_sends and polc_gen may be missing (-1): an enforcer of an older
  * layout had none, and the layout check, not a failed open, must decide
  * what becomes of it. */
 static int open_pinned(int fds[M_N])
@@ -645,6 +645,25 @@ fail:
 	return EXIT_SYSTEM;
 }
 
+/* One more cgroup entry written or removed: polc_gen counts them, and
+ * what the enforcer's per-CPU memo found for a cgroup holds only while it
+ * is unchanged. Called after the change (the syscalls order the two) and
+ * before a removed entry's policy is dropped, under the loader's lock. */
+static int bump_gen(int fd, char *err, size_t n)
+{
+	uint32_t zero = 0;
+	uint64_t g = 0;
+	if (fd < 0 || bpf_map_lookup_elem(fd, &zero, &g) < 0)
+		goto fail;
+	g++;
+	if (bpf_map_update_elem(fd, &zero, &g, BPF_ANY) < 0)
+		goto fail;
+	return EXIT_OK;
+fail:
+	seterr(err, n, "cannot count the change in the enforcer's polc_gen: %s", strerror(errno));
+	return EXIT_SYSTEM;
+}
+
 /* What this blob adds to polc_sends: the families whose sends without an
  * address it can decide (its header's send_open clear). As polc_sends
  * only widens, a bit clear there means no loaded policy decides such a
@@ -723,6 +742,16 @@ static int load_locked(const bpf_bundle *b, const char *cg, char *err, size_t n)
 		close_fds(fds);
 		return EXIT_SYSTEM;
 	}
+	if (bump_gen(fds[M_GEN], err, n) != EXIT_OK) {
+		/* in force, but a task's memo may not see it: back out */
+		if (had)
+			bpf_map_update_elem(fds[M_CGROUPS], &cgid, &old, BPF_ANY);
+		else
+			bpf_map_delete_elem(fds[M_CGROUPS], &cgid);
+		drop_policy(fds, id);
+		close_fds(fds);
+		return EXIT_SYSTEM;
+	}
 	if (had)
 		drop_policy(fds, old.policy);   /* replaced: the new one is in force */
 	close_fds(fds);
@@ -731,7 +760,7 @@ static int load_locked(const bpf_bundle *b, const char *cg, char *err, size_t n)
 
 static int unload_locked(const char *cg, char *err, size_t n)
 {
-	int fds[M_N];
+	int fds[M_N], rc = EXIT_OK;
 	if (open_pinned(fds) < 0) {
 		seterr(err, n, "no BPF policy is loaded");
 		return cg ? EXIT_SYSTEM : EXIT_OK;
@@ -746,6 +775,8 @@ static int unload_locked(const char *cg, char *err, size_t n)
 			return EXIT_SYSTEM;
 		}
 		bpf_map_delete_elem(fds[M_CGROUPS], &cgid);
+		if (bump_gen(fds[M_GEN], err, n) != EXIT_OK)
+			rc = EXIT_SYSTEM;
 		drop_policy(fds, v.policy);
 	} else {
 		unsigned long long k;
@@ -753,6 +784,8 @@ static int unload_locked(const char *cg, char *err, size_t n)
 			struct polc_cg v;
 			if (bpf_map_lookup_elem(fds[M_CGROUPS], &k, &v) == 0) {
 				bpf_map_delete_elem(fds[M_CGROUPS], &k);
+				if (bump_gen(fds[M_GEN], err, n) != EXIT_OK)
+					rc = EXIT_SYSTEM;
 				drop_policy(fds, v.policy);
 			} else {
 				bpf_map_delete_elem(fds[M_CGROUPS], &k);
@@ -763,7 +796,7 @@ static int unload_locked(const char *cg, char *err, size_t n)
 	close_fds(fds);
 	if (last)
 		remove_pins();   /* nothing enforced: detach the program too */
-	return EXIT_OK;
+	return rc;
 }
 
 /* Loads and unloads from several processes at once (two `polc run`s,

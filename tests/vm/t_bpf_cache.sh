@@ -24,6 +24,9 @@
 #     reached through a cwd in it: detached, so fail closed (mount_lock's
 #     sequence and the namespace's event; 2 and 3 also change rename_lock's,
 #     as every new mountpoint does).
+#  7. an entry stored dead for read must not decide a read-write open;
+#  8. the per-CPU confinement memo after a load, a replacement and an
+#     unload (polc_gen).
 # Each probe failed with its token left out of cache_lookup's test (see the
 # commit that added this test). Also: the cached paths decide as before
 # (the allowed file, the denied one below "live", a dead prefix), and a file
@@ -189,6 +192,43 @@ check "7 read-write open of w after it: denied by /**/w" EPERM "$(wprobe $T/a/pu
 check "7 read-write open of f: allowed" ok "$(wprobe $T/a/pub/dead/f)"
 check "7 read of w after the writes (their entry)" ok "$(probe $T/a/pub/dead/w)"
 check "7 read under the read deny" EPERM "$(probe $T/a/sec/x)"
+
+# 8. the per-CPU memo of what confines a cgroup (confinement): it holds
+# only until the loader writes or removes a cgroup entry (polc_gen). The
+# probes run in a cgroup below $CG whose id falls in another memo slot than
+# this script's cgroup (the loader's own hooks run there between probes).
+# A policy on another cgroup keeps the enforcer in place throughout (the
+# last unload removes it, and the memo with it).
+mkdir -p $CG-other
+printf 'policy other {\n  deny file "/nonexistent/**" read;\n}\n' >$T.other.pol
+"$POLC" build --target bpf -o $T.other.bpfpol $T.other.pol >/dev/null &&
+	"$POLC" load $T.other.bpfpol --cgroup $CG-other || { echo "FAIL load other"; bad=1; }
+"$POLC" unload --cgroup $CG
+own=$(stat -c %i "$(dirname $CG)$(sed -n 's/^0:://p' /proc/self/cgroup)")
+i=0
+while :; do
+	KID=$CG/kid$i; mkdir -p $KID
+	[ $(( $(stat -c %i $KID) % 4 )) != $(( own % 4 )) ] && break
+	i=$((i + 1))
+done
+kprobe() { # FILE: open for read in $KID on CPU 0
+	sh -c 'echo $$ >"$1/cgroup.procs" && shift && exec taskset -c 0 cat "$1"' _ "$KID" "$1" \
+		>/dev/null 2>$T.err && { echo ok; return; }
+	if grep -q "not permitted" $T.err; then echo EPERM; else head -1 $T.err; fi
+}
+echo x >$T/m1; echo x >$T/m2
+check "8 no policy: read" ok "$(kprobe $T/m1)"
+check "8 no policy, again (the memo: none)" ok "$(kprobe $T/m1)"
+policy memo1 $T/m1
+check "8 a policy loaded on the parent: denied" EPERM "$(kprobe $T/m1)"
+policy memo2 $T/m2
+check "8 the policy replaced: the old deny gone" ok "$(kprobe $T/m1)"
+check "8 the policy replaced: the new deny" EPERM "$(kprobe $T/m2)"
+"$POLC" unload --cgroup $CG
+check "8 the policy unloaded: allowed" ok "$(kprobe $T/m2)"
+"$POLC" build --target bpf -o $T.bpfpol $T.pol >/dev/null && "$POLC" load $T.bpfpol --cgroup $KID ||
+	{ echo "FAIL load"; bad=1; }
+check "8 the policy loaded on the cgroup itself: denied" EPERM "$(kprobe $T/m2)"
 
 "$POLC" unload
 umount $T/a/pub/live $T/a/pub/dead 2>/dev/null

@@ -36,6 +36,7 @@ mkdir -p $T/secret $T/nomap $T/noexec $T/w $T/open $T/deep/secret
 echo SECRET >$T/secret/shadow
 echo SECRET >$T/deep/secret/shadow
 cp /usr/bin/true $T/noexec/true
+cp /usr/bin/true $T/nomap/true
 cp /usr/bin/true $T/nomap/lib
 echo open >$T/open/file
 # a script whose #! interpreter is an exec-denied program
@@ -261,6 +262,12 @@ both exec-pt_interp-mmap-denied bpsa EPERM ok $B/exec_via execve $T/w/interp-nox
 both mmap-exec bp EPERM EACCES $B/map_exec mmap $T/nomap/lib
 both mmap-then-mprotect bp EPERM EACCES $B/map_exec mprotect $T/nomap/lib
 both mmap-read-implies-exec bp EPERM EACCES $B/map_exec implies $T/nomap/lib
+# -- a program whose exec is allowed and whose mapping is not: the kernel
+# maps it past execve's point of no return (elf_map), so the refusal kills
+# the child (SIGSEGV). The BPF enforcer decides that mapping from the exec
+# open's walk (the exec memo) and must keep the walk's deny. AppArmor's
+# exec open grants the mapping (fctx->allow): it runs --
+both exec-program-mmap-denied bp exit139 ok $B/exec_via execve $T/nomap/true
 
 # -- reaching a denied address (AppArmor 3 cannot match addresses: partial) --
 cat >$T/w/net.sh <<'N'
