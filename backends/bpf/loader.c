@@ -562,22 +562,30 @@ static void drop_policy(int fds[M_N], uint32_t id)
 	unlink(p);
 }
 
-static uint32_t free_id(int fd)
+/* The least policy id no cgroup entry names and no policy holds (its
+ * chunk 0 written): a policy kept after an uncounted change (set_cgroup)
+ * is named by no entry, yet a stale memo entry may still apply it. */
+static uint32_t free_id(int fds[M_N])
 {
 	bool used[POLC_MAX_POLICIES + 1] = { false };
 	unsigned long long k, next;
 	void *prev = NULL;
-	while (bpf_map_get_next_key(fd, prev, &next) == 0) {
+	while (bpf_map_get_next_key(fds[M_CGROUPS], prev, &next) == 0) {
 		struct polc_cg v;
 		k = next;
-		if (bpf_map_lookup_elem(fd, &k, &v) == 0 && v.policy <= POLC_MAX_POLICIES)
+		if (bpf_map_lookup_elem(fds[M_CGROUPS], &k, &v) == 0 && v.policy <= POLC_MAX_POLICIES)
 			used[v.policy] = true;
 		prev = &k;
 	}
-	for (uint32_t id = 1; id <= POLC_MAX_POLICIES; id++)
-		if (!used[id])
-			return id;
-	return 0;
+	struct polc_chunk *c = xcalloc(1, sizeof *c);
+	uint32_t id = 1;
+	for (; id <= POLC_MAX_POLICIES; id++) {
+		struct polc_blob_key b = { id, 0 };
+		if (!used[id] && bpf_map_lookup_elem(fds[M_BLOB], &b, c) < 0)
+			break;
+	}
+	free(c);
+	return id <= POLC_MAX_POLICIES ? id : 0;
 }
 
 static int save_state(const bpf_bundle *b, uint32_t id, const char *cg)
@@ -647,20 +655,54 @@ fail:
 
 /* One more cgroup entry written or removed: polc_gen counts them, and
  * what the enforcer's per-CPU memo found for a cgroup holds only while it
- * is unchanged. Called after the change (the syscalls order the two) and
- * before a removed entry's policy is dropped, under the loader's lock. */
-static int bump_gen(int fd, char *err, size_t n)
+ * is unchanged. */
+static int bump_gen(int fd)
 {
 	uint32_t zero = 0;
 	uint64_t g = 0;
 	if (fd < 0 || bpf_map_lookup_elem(fd, &zero, &g) < 0)
-		goto fail;
+		return -1;
 	g++;
-	if (bpf_map_update_elem(fd, &zero, &g, BPF_ANY) < 0)
-		goto fail;
-	return EXIT_OK;
-fail:
-	seterr(err, n, "cannot count the change in the enforcer's polc_gen: %s", strerror(errno));
+	return bpf_map_update_elem(fd, &zero, &g, BPF_ANY) < 0 ? -1 : 0;
+}
+
+enum { CG_SET = 0, CG_UNCOUNTED = 1, CG_UNCHANGED = -1 };
+
+/* Writes cgroup cgid's entry (v; NULL removes it), then counts the change
+ * in polc_gen (the syscalls order the two). CG_UNCOUNTED: changed but not
+ * counted, so a memo entry may still name the policy the change replaced
+ * or removed: that policy must stay (dropped, its id could be given to
+ * another cgroup's policy, which the stale entry would then apply).
+ * Under the loader's lock. */
+static int set_cgroup(int fds[M_N], unsigned long long cgid, const struct polc_cg *v, char *err,
+		      size_t n)
+{
+	int r = v ? bpf_map_update_elem(fds[M_CGROUPS], &cgid, v, BPF_ANY)
+		  : bpf_map_delete_elem(fds[M_CGROUPS], &cgid);
+	if (r < 0) {
+		seterr(err, n, "cannot %s the enforcer's cgroup entry: %s", v ? "write" : "remove",
+		       strerror(errno));
+		return CG_UNCHANGED;
+	}
+	if (bump_gen(fds[M_GEN]) < 0) {
+		seterr(err, n, "cannot count the change in the enforcer's polc_gen: %s",
+		       strerror(errno));
+		return CG_UNCOUNTED;
+	}
+	return CG_SET;
+}
+
+/* Drops policy id once the cgroup change that released it is counted
+ * (set_cgroup's result); else keeps it, saying so. */
+static int retire_policy(int fds[M_N], uint32_t id, int set, char *err, size_t n)
+{
+	if (set == CG_SET) {
+		drop_policy(fds, id);
+		return EXIT_OK;
+	}
+	size_t l = strlen(err);
+	if (set == CG_UNCOUNTED && l < n)
+		snprintf(err + l, n - l, " (policy %u kept: a task may still be under it)", id);
 	return EXIT_SYSTEM;
 }
 
@@ -688,7 +730,7 @@ static int load_locked(const bpf_bundle *b, const char *cg, char *err, size_t n)
 	int r = ensure_enforcer(fds, err, n);
 	if (r != EXIT_OK)
 		return r;
-	struct polc_cg old = { 0 }, cur = { .policy = free_id(fds[M_CGROUPS]) };
+	struct polc_cg old = { 0 }, cur = { .policy = free_id(fds) };
 	uint32_t id = cur.policy;
 	bool had = bpf_map_lookup_elem(fds[M_CGROUPS], &cgid, &old) == 0;
 	if (!id) {
@@ -735,27 +777,31 @@ static int load_locked(const bpf_bundle *b, const char *cg, char *err, size_t n)
 		close_fds(fds);
 		return r;
 	}
-	if (save_state(b, id, cg) < 0 ||
-	    bpf_map_update_elem(fds[M_CGROUPS], &cgid, &cur, BPF_ANY) < 0) {
-		seterr(err, n, "cannot enable the policy on %s: %s", cg, strerror(errno));
+	if (save_state(b, id, cg) < 0) {
+		seterr(err, n, "cannot save the policy's state for %s: %s", cg, strerror(errno));
 		drop_policy(fds, id);
 		close_fds(fds);
 		return EXIT_SYSTEM;
 	}
-	if (bump_gen(fds[M_GEN], err, n) != EXIT_OK) {
-		/* in force, but a task's memo may not see it: back out */
+	int set = set_cgroup(fds, cgid, &cur, err, n);
+	if (set == CG_SET) {
 		if (had)
-			bpf_map_update_elem(fds[M_CGROUPS], &cgid, &old, BPF_ANY);
-		else
-			bpf_map_delete_elem(fds[M_CGROUPS], &cgid);
+			drop_policy(fds, old.policy);   /* replaced: the new one is in force */
+	} else if (set == CG_UNCHANGED) {
 		drop_policy(fds, id);
-		close_fds(fds);
-		return EXIT_SYSTEM;
+		r = EXIT_SYSTEM;
+	} else {
+		/* in force, but a task's memo may not see it: back out (counted
+		 * too) and drop it, or else keep both policies */
+		char why[128];
+		if (set_cgroup(fds, cgid, had ? &old : NULL, why, sizeof why) == CG_SET)
+			drop_policy(fds, id);
+		else
+			retire_policy(fds, id, CG_UNCOUNTED, err, n);
+		r = EXIT_SYSTEM;
 	}
-	if (had)
-		drop_policy(fds, old.policy);   /* replaced: the new one is in force */
 	close_fds(fds);
-	return EXIT_OK;
+	return r;
 }
 
 static int unload_locked(const char *cg, char *err, size_t n)
@@ -774,22 +820,19 @@ static int unload_locked(const char *cg, char *err, size_t n)
 			close_fds(fds);
 			return EXIT_SYSTEM;
 		}
-		bpf_map_delete_elem(fds[M_CGROUPS], &cgid);
-		if (bump_gen(fds[M_GEN], err, n) != EXIT_OK)
-			rc = EXIT_SYSTEM;
-		drop_policy(fds, v.policy);
+		rc = retire_policy(fds, v.policy, set_cgroup(fds, cgid, NULL, err, n), err, n);
 	} else {
 		unsigned long long k;
 		while (bpf_map_get_next_key(fds[M_CGROUPS], NULL, &k) == 0) {
 			struct polc_cg v;
-			if (bpf_map_lookup_elem(fds[M_CGROUPS], &k, &v) == 0) {
-				bpf_map_delete_elem(fds[M_CGROUPS], &k);
-				if (bump_gen(fds[M_GEN], err, n) != EXIT_OK)
-					rc = EXIT_SYSTEM;
-				drop_policy(fds, v.policy);
-			} else {
-				bpf_map_delete_elem(fds[M_CGROUPS], &k);
+			bool held = bpf_map_lookup_elem(fds[M_CGROUPS], &k, &v) == 0;
+			int set = set_cgroup(fds, k, NULL, err, n);
+			if (set == CG_UNCHANGED) {
+				rc = EXIT_SYSTEM;
+				break;   /* the same key would come back */
 			}
+			if (held && retire_policy(fds, v.policy, set, err, n) != EXIT_OK)
+				rc = EXIT_SYSTEM;
 		}
 	}
 	bool last = holds_policies(fds[M_CGROUPS]) == 0;

@@ -26,7 +26,9 @@
 #     as every new mountpoint does).
 #  7. an entry stored dead for read must not decide a read-write open;
 #  8. the per-CPU confinement memo after a load, a replacement and an
-#     unload (polc_gen).
+#     unload (polc_gen);
+#  9. a load and an unload the loader cannot count (polc_gen frozen): the
+#     load backs out, the unload keeps the policy.
 # Each probe failed with its token left out of cache_lookup's test (see the
 # commit that added this test). Also: the cached paths decide as before
 # (the allowed file, the denied one below "live", a dead prefix), and a file
@@ -211,8 +213,8 @@ while :; do
 	[ $(( $(stat -c %i $KID) % 4 )) != $(( own % 4 )) ] && break
 	i=$((i + 1))
 done
-kprobe() { # FILE: open for read in $KID on CPU 0
-	sh -c 'echo $$ >"$1/cgroup.procs" && shift && exec taskset -c 0 cat "$1"' _ "$KID" "$1" \
+kprobe() { # FILE [CPU]: open for read in $KID on CPU 0 (or CPU)
+	sh -c 'echo $$ >"$1/cgroup.procs" && exec taskset -c "$3" cat "$2"' _ "$KID" "$1" "${2:-0}" \
 		>/dev/null 2>$T.err && { echo ok; return; }
 	if grep -q "not permitted" $T.err; then echo EPERM; else head -1 $T.err; fi
 }
@@ -230,7 +232,57 @@ check "8 the policy unloaded: allowed" ok "$(kprobe $T/m2)"
 	{ echo "FAIL load"; bad=1; }
 check "8 the policy loaded on the cgroup itself: denied" EPERM "$(kprobe $T/m2)"
 
+# 9. a change the loader cannot count: polc_gen frozen (BPF_MAP_FREEZE, so
+# the loader's update fails; the enforcer only reads it). From a fresh
+# install: "other" on $CG-other (id 1), m2 denied on $KID (id 2), whose
+# memo entry on CPU 0 then names id 2. A load on $KID must fail and back
+# out, so id 2 still decides; an unload must fail and keep id 2, and a
+# later load (on another cgroup) must not be given it: its words would
+# then decide $KID's tasks through the stale entry (m1 denied, m2
+# allowed). The last unload removes the maps and the freeze.
 "$POLC" unload
+"$POLC" load $T.other.bpfpol --cgroup $CG-other || { echo "FAIL load other"; bad=1; }
+for f in m1 m2; do
+	printf 'policy %s {\n  deny file "%s" read;\n}\n' $f $T/$f >$T.$f.pol
+	"$POLC" build --target bpf -o $T.$f.bpfpol $T.$f.pol >/dev/null || { echo "FAIL build $f"; bad=1; }
+done
+"$POLC" load $T.m2.bpfpol --cgroup $KID || { echo "FAIL load m2"; bad=1; }
+check "9 before: the policy on the cgroup denies m2" EPERM "$(kprobe $T/m2)"
+python3 - <<'PY9' || { echo "FAIL freeze polc_gen"; bad=1; }
+import ctypes, os, struct
+libc = ctypes.CDLL(None, use_errno=True)
+def bpf(cmd, attr):
+    buf = ctypes.create_string_buffer(attr, 128)
+    r = libc.syscall(321, cmd, buf, 128)   # __NR_bpf, x86_64
+    if r < 0:
+        raise OSError(ctypes.get_errno(), os.strerror(ctypes.get_errno()))
+    return r
+path = ctypes.create_string_buffer(b"/sys/fs/bpf/polc/polc_gen")
+fd = bpf(7, struct.pack("QII", ctypes.addressof(path), 0, 0))   # BPF_OBJ_GET
+bpf(22, struct.pack("I", fd))                                     # BPF_MAP_FREEZE
+PY9
+"$POLC" load $T.m1.bpfpol --cgroup $KID 2>$T.err9; rc=$?
+check "9 a load that cannot be counted fails (exit 3)" 3 "$rc"
+grep -q "cannot count the change" $T.err9 && echo "ok   9 it says why" ||
+	{ echo "FAIL 9 load message: $(cat $T.err9)"; bad=1; }
+check "9 backed out: the old policy still denies m2" EPERM "$(kprobe $T/m2)"
+check "9 backed out: m1 (the new policy's deny) allowed" ok "$(kprobe $T/m1)"
+# CPU 1's memo has no entry for $KID (every probe so far ran on CPU 0)
+check "9 backed out, CPU 1 (a lookup): m1 allowed" ok "$(kprobe $T/m1 1)"
+check "9 backed out, CPU 1 (a lookup): m2 denied" EPERM "$(kprobe $T/m2 1)"
+"$POLC" unload --cgroup $KID 2>$T.err9; rc=$?
+check "9 an unload that cannot be counted fails (exit 3)" 3 "$rc"
+grep -q "policy 2 kept: a task may still be under it" $T.err9 && echo "ok   9 it keeps policy 2" ||
+	{ echo "FAIL 9 unload message: $(cat $T.err9)"; bad=1; }
+KID0=$KID; KID=$KID0/sub; mkdir -p $KID   # no memo entry: a lookup
+check "9 unloaded, a new cgroup below it: m2 allowed" ok "$(kprobe $T/m2)"
+KID=$KID0
+mkdir -p $CG-third
+"$POLC" load $T.m1.bpfpol --cgroup $CG-third 2>/dev/null
+check "9 unloaded, CPU 0 (the stale entry): m2 still denied" EPERM "$(kprobe $T/m2)"
+check "9 unloaded, CPU 0 (the stale entry): m1 allowed, id 2 not given again" ok "$(kprobe $T/m1)"
+"$POLC" unload 2>/dev/null   # uncounted (9): every policy kept, then the pins removed
+[ -e /sys/fs/bpf/polc ] && { echo "FAIL the last unload left the enforcer pinned"; bad=1; }
 umount $T/a/pub/live $T/a/pub/dead 2>/dev/null
 [ $bad = 0 ] && echo ALL-OK
 exit $bad
