@@ -20,6 +20,20 @@ ir_action ir_effective(const ir_policy *p, ir_action a)
 	return a;
 }
 
+bool ir_decides_nothing(const ir_policy *p, unsigned domains)
+{
+	for (int d = 0; d < IR_NDOMAIN; d++) {
+		if (!(domains >> d & 1))
+			continue;
+		if (ir_effective(p, p->defaults[d]).verdict != IR_ALLOW)
+			return false;
+		for (size_t i = 0; i < p->dom[d].n; i++)
+			if (ir_effective(p, p->dom[d].v[i].action).verdict != IR_ALLOW)
+				return false;
+	}
+	return true;
+}
+
 uint32_t ir_arch_audit(ir_arch a)
 {
 	return a == IR_ARCH_I386 ? AUDIT_ARCH_I386 : AUDIT_ARCH_X86_64;

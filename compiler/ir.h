@@ -229,6 +229,11 @@ bool ir_uring_performs(const char *sysname);
  * each kind it tells apart. A backend may then skip deciding such events. */
 bool ir_net_unaddressed_allowed(const ir_policy *p, ir_net_op op, int family);
 
+/* Does every event of the domains in `domains` (bit d: ir_domain d) come
+ * out allowed, none audited: every default and every statement allow?
+ * A backend may then mediate nothing there. */
+bool ir_decides_nothing(const ir_policy *p, unsigned domains);
+
 /* The action after `mode audit` (deny/kill become audit). */
 ir_action ir_effective(const ir_policy *p, ir_action a);
 

@@ -714,6 +714,16 @@ static int emit_apparmor(const ir_policy *p, const backend_opts *o, buf *out, di
 		return -1;
 	}
 	backend_header(&backend_apparmor, p, o, "# ", out);
+	if (ir_decides_nothing(p, ~(1u << IR_SYSCALL))) {
+		/* AlwaysAllow's: unconfined mode, in which the kernel checks
+		 * nothing (an enforced allow-all profile still names every
+		 * opened file: lab openat 1.139 against no LSM); an exec
+		 * follows other profiles' attachments, as unconfined's does */
+		buf_puts(out, "# decides nothing: unconfined mode, no check made\n");
+		buf_puts(out, "abi <abi/3.0>,\n#include <tunables/global>\n\n");
+		buf_printf(out, "profile %s flags=(unconfined) {\n}\n", p->name);
+		return 0;
+	}
 	buf_puts(out, "# exec rules use ix: programs run by the workload keep this profile\n");
 	buf_puts(out, "abi <abi/3.0>,\n#include <tunables/global>\n\n");
 	buf_printf(out, "profile %s flags=(attach_disconnected,mediate_deleted%s) {\n",

@@ -382,6 +382,20 @@ static __always_inline int policy_of_current(__u32 *pid)
 	return 1;
 }
 
+/* policy_of_current, for a policy that decides anything (needs not 0).
+ * The enforcer's own protection (its maps, programs and pins, the BPF
+ * filesystem, the task's cgroup) is there to keep such a policy in force;
+ * a policy that decides nothing (AlwaysAllow's) refuses its tasks nothing,
+ * that included, and then no program need be attached at all (loader.c). */
+static __always_inline int restricted_current(__u32 *pid)
+{
+	__u64 v = confinement();
+	if (!v || !packed_needs(v))
+		return 0;
+	*pid = packed_policy(v);
+	return 1;
+}
+
 /* policy_of_current, for a policy that decides one of the file channels
  * chans (1 << POLC_CH_*); 0 for a task no such policy confines. */
 static __always_inline int policy_deciding(__u32 chans, __u32 *pid)
@@ -482,7 +496,7 @@ int BPF_PROG(polc_bpf_map, struct bpf_map *map, fmode_t fmode, int ret)
 	__u32 policy;
 	if (ret)
 		return ret;
-	return own_map(map) && policy_of_current(&policy) ? -EPERM_ : 0;
+	return own_map(map) && restricted_current(&policy) ? -EPERM_ : 0;
 }
 
 SEC("lsm/bpf_prog") SELF_PROTECTION
@@ -495,7 +509,7 @@ int BPF_PROG(polc_bpf_prog, struct bpf_prog *prog, int ret)
 	bpf_probe_read_kernel(n, 5, BPF_CORE_READ(prog, aux, name));
 	if (n[0] != 'p' || n[1] != 'o' || n[2] != 'l' || n[3] != 'c' || n[4] != '_')
 		return 0;
-	return policy_of_current(&policy) ? -EPERM_ : 0;
+	return restricted_current(&policy) ? -EPERM_ : 0;
 }
 
 SEC("lsm/bpf") SELF_PROTECTION
@@ -506,7 +520,7 @@ int BPF_PROG(polc_bpf, int cmd, union bpf_attr *attr, unsigned int size, int ret
 		return ret;
 	if (cmd != BPF_LINK_DETACH && cmd != BPF_LINK_UPDATE && cmd != BPF_LINK_GET_FD_BY_ID)
 		return 0;
-	return policy_of_current(&policy) ? -EPERM_ : 0;
+	return restricted_current(&policy) ? -EPERM_ : 0;
 }
 
 SEC("lsm/inode_unlink") SELF_PROTECTION
@@ -517,7 +531,7 @@ int BPF_PROG(polc_inode_unlink, struct inode *dir, struct dentry *dentry, int re
 		return ret;
 	if (sb_magic(BPF_CORE_READ(dir, i_sb)) != BPF_FS_MAGIC_)
 		return 0;
-	return policy_of_current(&policy) ? -EPERM_ : 0;
+	return restricted_current(&policy) ? -EPERM_ : 0;
 }
 
 SEC("lsm/inode_rename") SELF_PROTECTION
@@ -530,7 +544,7 @@ int BPF_PROG(polc_inode_rename, struct inode *old_dir, struct dentry *old_dentry
 	if (sb_magic(BPF_CORE_READ(old_dir, i_sb)) != BPF_FS_MAGIC_ &&
 	    sb_magic(BPF_CORE_READ(new_dir, i_sb)) != BPF_FS_MAGIC_)
 		return 0;
-	return policy_of_current(&policy) ? -EPERM_ : 0;
+	return restricted_current(&policy) ? -EPERM_ : 0;
 }
 
 SEC("lsm/task_alloc") SELF_PROTECTION
@@ -541,7 +555,7 @@ int BPF_PROG(polc_task_alloc, struct task_struct *task, unsigned long clone_flag
 		return ret;
 	if (!((__u64)clone_flags & CLONE_INTO_CGROUP_))
 		return 0;
-	return policy_of_current(&policy) ? -EPERM_ : 0;   /* current: the parent */
+	return restricted_current(&policy) ? -EPERM_ : 0;   /* current: the parent */
 }
 
 /* ---------------------------------------------------------- decisions */
@@ -2077,7 +2091,7 @@ int BPF_PROG(polc_file_open, struct file *file, int ret)
 	__u64 cg = confinement();
 	if (!cg)
 		return 0;
-	if (fmode & FMODE_WRITE) {
+	if ((fmode & FMODE_WRITE) && packed_needs(cg)) {   /* restricted_current's test */
 		__u64 magic = sb_magic(BPF_CORE_READ(file, f_path.dentry, d_sb));
 		if ((magic == CGROUP2_SUPER_MAGIC_ || magic == CGROUP_SUPER_MAGIC_) &&
 		    migration_file(BPF_CORE_READ(file, f_path.dentry)))
@@ -2235,7 +2249,7 @@ int BPF_PROG(polc_sb_umount, struct vfsmount *mnt, int flags, int ret)
 	__u32 policy;
 	if (ret)
 		return ret;
-	if (!policy_of_current(&policy))
+	if (!restricted_current(&policy))
 		return 0;
 	/* self-protection: the pins live in the BPF filesystem's superblock */
 	if (sb_magic(BPF_CORE_READ(mnt, mnt_sb)) == BPF_FS_MAGIC_ ||

@@ -190,7 +190,10 @@ static void close_fds(int fds[M_N])
  * needs it for pays nothing for it. The enforcer's own protection is not
  * here: the enforcer marks those programs where it defines them
  * (SELF_PROTECTION, read by read_self_protection()) and they are attached with
- * it, whatever the policy says. */
+ * the first policy that decides anything (needs not 0): they keep such a
+ * policy in force, and refuse nothing to a task whose policy decides
+ * nothing (enforcer.bpf.c, restricted_current), so while only such policies
+ * are loaded no program is attached and no task pays a trampoline. */
 #define NEEDS_WRITE (1u << POLC_CH_WRITE)
 static const struct {
 	const char *prog;
@@ -285,12 +288,12 @@ static bool self_protection(const enforcer_object *eo, const char *prog)
 	return strset_has(&eo->self, prog);
 }
 
-/* Attached with the enforcer: its own protection, and a program neither
- * marked nor in the table (never less enforcement than before the table
- * knew of it; bpfl_check_hooks refuses such a program). */
+/* Attached with the enforcer: a program neither marked nor in the table
+ * (never less enforcement than before the table knew of it;
+ * bpfl_check_hooks refuses such a program). */
 static bool attach_at_install(const enforcer_object *eo, const char *prog)
 {
-	return self_protection(eo, prog) || hook_index(prog) == NHOOKS;
+	return !self_protection(eo, prog) && hook_index(prog) == NHOOKS;
 }
 
 int bpfl_check_hooks(char *err, size_t n)
@@ -385,9 +388,29 @@ static int attach_pinned(const char *prog, char *err, size_t n)
 	return EXIT_OK;
 }
 
-/* Attach every program a policy deciding `needs` relies on. */
+/* Attach the enforcer's own protection (the pinned programs it marks). */
+static int attach_self_protection(char *err, size_t n)
+{
+	enforcer_object eo;
+	if (open_enforcer_object(&eo, err, n) < 0)
+		return EXIT_SYSTEM;
+	int r = EXIT_OK;
+	struct bpf_program *prog;
+	bpf_object__for_each_program(prog, eo.skel->obj) {
+		const char *name = bpf_program__name(prog);
+		if (self_protection(&eo, name) && (r = attach_pinned(name, err, n)) != EXIT_OK)
+			break;
+	}
+	close_enforcer_object(&eo);
+	return r;
+}
+
+/* Attach every program a policy deciding `needs` relies on: the enforcer's
+ * own protection with any (an attached one: attach_pinned returns at once). */
 static int attach_needed(uint32_t needs, char *err, size_t n)
 {
+	if (needs && attach_self_protection(err, n) != EXIT_OK)
+		return EXIT_SYSTEM;
 	for (size_t i = 0; i < NHOOKS; i++)
 		if ((hook_needs_table[i].needs & needs) &&
 		    attach_pinned(hook_needs_table[i].prog, err, n) != EXIT_OK)
