@@ -801,11 +801,41 @@ static uint32_t dfa_needs(const uint32_t *w, const struct polc_dfa *d)
 	return m;
 }
 
+static bool refuses(uint32_t dec)
+{
+	return POLC_DEC_VERDICT(dec) >= POLC_V_DENY;
+}
+
+/* Is every mapping the file DFA d refuses one of a file the task cannot
+ * open to map? mmap needs a descriptor opened for reading, and the exec
+ * of a program opens it too: where mmap is refused, the read must be, and
+ * the exec open by a statement's deny (the one file_open counts for it).
+ * Then mmap_file and file_mprotect would refuse only descriptors passed in
+ * or inherited, which the policy decides nothing of (docs/language.md), as
+ * AppArmor does not for a file an unconfined task opened. Enforce mode
+ * only: under `mode audit` the opens are allowed. */
+static bool mmap_refused_by_open(const uint32_t *w, const struct polc_dfa *d, uint32_t mode)
+{
+	if (mode)
+		return false;
+	for (uint64_t e = 0; e < d->nentries; e++) {
+		const uint32_t *dec = w + d->entries + e * d->nchan;
+		if (!decides(dec[POLC_CH_MMAP]))
+			continue;
+		if (!refuses(dec[POLC_CH_MMAP]) || !refuses(dec[POLC_CH_READ]) ||
+		    !refuses(dec[POLC_CH_EXECP]) || POLC_DEC_STMT(dec[POLC_CH_EXECP]) == POLC_STMT_DEFAULT)
+			return false;
+	}
+	return true;
+}
+
 uint32_t bpfb_needs(const uint32_t *w, size_t nw)
 {
 	(void)nw;
 	const struct polc_hdr *h = (const void *)w;
 	uint32_t m = dfa_needs(w, &h->file) & BPFB_NEEDS_CHANS;
+	if (!decides(h->defaults[POLC_D_FILE]) && mmap_refused_by_open(w, &h->file, h->mode))
+		m &= ~(1u << POLC_CH_MMAP);
 	if (decides(h->defaults[POLC_D_FILE]))
 		m |= BPFB_NEEDS_CHANS & ~(1u << POLC_CH_EXEC);
 	if (decides(h->defaults[POLC_D_EXEC]))

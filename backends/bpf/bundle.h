@@ -61,8 +61,10 @@ const char *bpfb_validate(const uint32_t *w, size_t nwords);
 /* What a blob can decide other than allow, per class of enforcer hook: a
  * BPFB_NEEDS_* mask. A class outside it allows every event it sees under
  * this blob (audit mode included: an audit is not an allow), so the loader
- * need not attach its programs for this policy. Only reads what
- * bpfb_validate() checked. */
+ * need not attach its programs for this policy. One exception: the mmap
+ * channel is left out when every mapping it refuses is of a file whose
+ * read and exec open a deny statement refuses (a descriptor to map cannot
+ * be had but passed in). Only reads what bpfb_validate() checked. */
 enum {
 	BPFB_NEEDS_CHANS = (1u << POLC_NCHAN) - 1,   /* bit c: file DFA channel c */
 	BPFB_NEEDS_MOUNT = 1u << POLC_NCHAN,

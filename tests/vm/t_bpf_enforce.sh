@@ -12,7 +12,7 @@ SRC=${SRC:-$(cd "$(dirname "$0")/../.." && pwd)}
 POLC=${POLC:-$SRC/${BUILD:-build}/polc}
 if [ "${1:-}" != --inside ]; then
 	. "$SRC/tests/vm/lab.sh"
-	in_lab --timeout 420 --env POLC="$POLC" --env SRC="$SRC" \
+	in_lab --timeout 600 --env POLC="$POLC" --env SRC="$SRC" \
 		-- unshare -n sh "$SRC/tests/vm/t_bpf_enforce.sh" --inside
 fi
 
@@ -172,6 +172,32 @@ done
 for p in polc_bprm_check polc_capable polc_socket_connect polc_socket_sendmsg; do
 	check "after the full policy: $p" attached "$(linked $p)"
 done
+$POLC unload 2>/dev/null
+# a policy that decides nothing (always-allow) installs the enforcer with
+# no program attached, its own protection included: its tasks pay no
+# trampoline (enforcer.bpf.c, restricted_current); the next policy that
+# decides something attaches that protection before it is in force
+printf 'policy aa {\n  use always-allow;\n}\n' >$T/aa.pol
+$POLC build --target bpf -o $T/aa.bpfpol $T/aa.pol 2>/dev/null
+mkdir -p /sys/fs/cgroup/polc-aa
+$POLC load $T/aa.bpfpol --cgroup /sys/fs/cgroup/polc-aa || { echo "FAIL load always-allow"; bad=1; }
+check "always-allow alone: programs attached" 0 "$(ls /sys/fs/bpf/polc | grep -c '^link_')"
+check "always-allow alone: programs pinned" yes \
+	"$([ -e /sys/fs/bpf/polc/prog_polc_file_open ] && echo yes || echo no)"
+# ... and one whose mmap deny is of files whose read and exec it denies
+# too (RuntimeDefault's /sys/firmware/**): no descriptor to map can be had
+# by opening them, so mmap_file and file_mprotect stay detached
+printf 'policy rm {\n  deny file "%s/lab/**" read, exec, mmap;\n}\n' $T >$T/rm.pol
+$POLC build --target bpf -o $T/rm.bpfpol $T/rm.pol 2>/dev/null
+$POLC load $T/rm.bpfpol --cgroup /sys/fs/cgroup/polc-fo || { echo "FAIL load rm"; bad=1; }
+for p in polc_bpf polc_bpf_map polc_task_alloc polc_file_open polc_sb_umount; do
+	check "then a read-exec-mmap policy: $p" attached "$(linked $p)"
+done
+for p in polc_mmap_file polc_file_mprotect; do
+	check "then a read-exec-mmap policy: $p" absent "$(linked $p)"
+done
+sh -c "echo \$\$ > /sys/fs/cgroup/polc-fo/cgroup.procs; exec $PY $T/probe.py $T/lab" >$T/rm.out 2>&1
+check "read-exec-mmap policy read-secret" EPERM "$(got read-secret $T/rm.out)"
 $POLC unload 2>/dev/null
 
 [ $bad = 0 ] && echo ALL-OK
