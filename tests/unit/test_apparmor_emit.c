@@ -82,7 +82,7 @@ static support first_support(const built *c, ir_domain d)
 
 static void test_skeleton(void **st)
 {
-	built *c = build("default allow;", false);
+	built *c = build("default allow;\n deny capability sys_module;", false);
 	assert_int_equal(c->rc, 0);
 	HAS(c, "abi <abi/3.0>,");
 	HAS(c, "#include <tunables/global>");
@@ -95,6 +95,31 @@ static void test_skeleton(void **st)
 	HAS(c, "  signal,");
 	assert_non_null(strstr(c->out.data, "# target: apparmor"));
 	release(c);
+}
+
+/* A policy that decides nothing AppArmor mediates (a syscall deny is
+ * seccomp's) is a profile in unconfined mode: the kernel checks nothing.
+ * An audit decides something. */
+static void test_decides_nothing_unconfined(void **st)
+{
+	static const char *const none[] = { "default allow;", "allow file \"/x\" read;",
+					     "deny syscall ptrace;" };
+	for (size_t i = 0; i < sizeof none / sizeof *none; i++) {
+		built *c = build(none[i], true);
+		assert_int_equal(c->rc, 0);
+		HAS(c, "profile t flags=(unconfined) {");
+		LACKS(c, "  file,");
+		release(c);
+	}
+	static const char *const some[] = { "audit capability sys_module;",
+					     "mode audit;\n deny file \"/x\" read;",
+					     "default deny network;" };
+	for (size_t i = 0; i < sizeof some / sizeof *some; i++) {
+		built *c = build(some[i], true);
+		assert_int_equal(c->rc, 0);
+		LACKS(c, "profile t flags=(unconfined) {");
+		release(c);
+	}
 }
 
 static void test_file_perms(void **st)
@@ -346,6 +371,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_skeleton),
+		cmocka_unit_test(test_decides_nothing_unconfined),
 		cmocka_unit_test(test_file_perms),
 		cmocka_unit_test(test_default_deny_is_allow_list),
 		cmocka_unit_test(test_exec_closed_file_open),
