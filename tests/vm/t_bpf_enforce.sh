@@ -12,7 +12,7 @@ SRC=${SRC:-$(cd "$(dirname "$0")/../.." && pwd)}
 POLC=${POLC:-$SRC/${BUILD:-build}/polc}
 if [ "${1:-}" != --inside ]; then
 	. "$SRC/tests/vm/lab.sh"
-	in_lab --timeout 600 --env POLC="$POLC" --env SRC="$SRC" \
+	in_lab --timeout 900 --env POLC="$POLC" --env SRC="$SRC" \
 		-- unshare -n sh "$SRC/tests/vm/t_bpf_enforce.sh" --inside
 fi
 
