@@ -55,6 +55,7 @@ polc: $(POLC)
 -include tests/vm/vm.mk
 -include tests/fuzz/fuzz.mk
 -include bench/bench.mk
+-include tools/lsm-floor/floor.mk
 
 $(POLC): $(BUILD)/cli/main.o $(LIB)
 	$(CC) $(LDFLAGS) -o $@ $(BUILD)/cli/main.o $(LIB) $(LDLIBS)
