@@ -13,6 +13,7 @@ $(FLOOR_RUN): tools/lsm-floor/floor-run.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< -lbpf
 
-# built with polc, so that a change to the enforcer's hooks or to libbpf
-# that breaks them shows at once
+# built with polc and the tests, so that a change to the enforcer's hooks
+# or to libbpf that breaks them shows at once
 all: $(FLOOR_OBJ) $(FLOOR_RUN)
+TEST_EXTRA += $(FLOOR_OBJ) $(FLOOR_RUN)
