@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
 """summary.py OUT... - floor.sh's lines as cost ratios to no enforcer:
 per configuration and test, the median of the rounds' ratios (each round's
-configuration against the same round's "none") and their range. Time per
-operation (micro) is a ratio as it is; requests per second (redis) are
-inverted, so that above 1 is always slower."""
+configuration against the same round's "none") and their range, over the
+rounds of every OUT given (each a lab boot). Time per operation (micro) is
+a ratio as it is; requests per second (redis) are inverted, so that above
+1 is always slower. With two or more OUTs, a last column gives the largest
+difference between the boots' own medians in that row."""
 import statistics
 import sys
 from collections import defaultdict
@@ -19,19 +21,38 @@ for path in sys.argv[1:]:
             kind, rnd, cfg, test, v = f
             val[(kind, test, cfg)][(path, rnd)] = float(v)
 
+CFGS = ("floor", "bpf", "apparmor")
+
+
+def ratios(kind, test, cfg, only=None):
+    base, v = val[(kind, test, "none")], val.get((kind, test, cfg), {})
+    return [(v[k] / base[k]) if kind == "micro" else (base[k] / v[k])
+            for k in v if k in base and (only is None or k[0] == only)]
+
+
+def spread(kind, test):
+    """The largest difference between two boots' medians in this row."""
+    worst = 0.0
+    for cfg in CFGS:
+        meds = [statistics.median(r) for r in (ratios(kind, test, cfg, p) for p in sys.argv[1:]) if r]
+        if len(meds) > 1:
+            worst = max(worst, max(meds) - min(meds))
+    return "%.1f %%" % (100 * worst)
+
+
+runs = len(sys.argv) - 1
 print("hooks:", " | ".join(sorted(hooks)))
-print("| test | " + " | ".join(["floor", "bpf", "apparmor"]) + " |")
-print("|---|---|---|---|")
+print("| test | " + " | ".join(CFGS) + (" | boots differ by" if runs > 1 else "") + " |")
+print("|---" * (len(CFGS) + 1 + (runs > 1)) + "|")
 tests = sorted({(k, t) for (k, t, c) in val}, key=lambda kt: (kt[0], kt[1]))
 for kind, test in tests:
-    base = val[(kind, test, "none")]
     cells = []
-    for cfg in ("floor", "bpf", "apparmor"):
-        v = val.get((kind, test, cfg), {})
-        rs = [(v[k] / base[k]) if kind == "micro" else (base[k] / v[k])
-              for k in v if k in base]
+    for cfg in CFGS:
+        rs = ratios(kind, test, cfg)
         if not rs:
             cells.append("–")
             continue
         cells.append("%.3f [%.3f–%.3f] (%d)" % (statistics.median(rs), min(rs), max(rs), len(rs)))
+    if runs > 1:
+        cells.append(spread(kind, test))
     print("| %s %s | %s |" % (kind, test, " | ".join(cells)))
