@@ -200,5 +200,32 @@ sh -c "echo \$\$ > /sys/fs/cgroup/polc-fo/cgroup.procs; exec $PY $T/probe.py $T/
 check "read-exec-mmap policy read-secret" EPERM "$(got read-secret $T/rm.out)"
 $POLC unload 2>/dev/null
 
+# 7. tools/lsm-floor's runner: an allow-at-once program on the hook of
+# every program of the enforcer's object (the kernel refuses one marked
+# sleepable on a hook that is not) is loaded and attached while the
+# command runs, and none is left after; the command's status is floor-run's
+F=$(dirname "$POLC")/tools/lsm-floor/floor-run
+O=$(dirname "$POLC")/backends/bpf/enforcer.bpf.o
+cat >$T/floor_links.py <<'PY'
+import json, subprocess
+def show(what):
+    return json.loads(subprocess.check_output(["bpftool", "-j", what, "show"]))
+ids = {p["id"] for p in show("prog") if p.get("name") == "polc_floor"}
+print(sum(1 for l in show("link") if l.get("prog_id") in ids))
+PY
+all=$($F $O --list | paste -sd, -)
+nall=$($F $O --list | wc -l)
+$F $O "$all" -- sh -c "cat /etc/hostname >/dev/null && $PY $T/floor_links.py >$T/floor.n" \
+	>$T/floor.err 2>&1
+check "floor: every hook, exit" 0 "$?"
+cat $T/floor.err
+check "floor: every hook attached while the command ran" "$nall" "$(cat $T/floor.n)"
+check "floor: two named, two attached" 2 "$($F $O file_open,socket_sendmsg -- $PY $T/floor_links.py)"
+check "floor: none left" 0 "$($PY $T/floor_links.py)"
+$F $O file_open -- sh -c 'exit 3'
+check "floor: the command's status" 3 "$?"
+$F $O file_open,nosuch -- touch $T/floor.ran 2>/dev/null
+check "floor: a name the enforcer lacks" "125 no" "$? $([ -e $T/floor.ran ] && echo ran || echo no)"
+
 [ $bad = 0 ] && echo ALL-OK
 exit $bad

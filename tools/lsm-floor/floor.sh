@@ -1,7 +1,8 @@
 #!/bin/sh
-# floor.sh POLC MICRO OBJ FLOOR_RUN ROUNDS [RULE] - inside the lab (icount):
-#   what polc's BPF LSM enforcer, AppArmor, and the floor under any BPF LSM
-#   enforcer (floor.bpf.o's allow-at-once programs on the same hooks) cost
+# floor.sh POLC MICRO ENFORCER_OBJ FLOOR_RUN ROUNDS [RULE] - inside the lab
+#   (icount): what polc's BPF LSM enforcer, AppArmor, and the floor under any
+#   BPF LSM enforcer (floor-run's allow-at-once programs on the hooks of the
+#   enforcer's programs, read off its object ENFORCER_OBJ) cost
 #   the micro tests and redis-benchmark, against no enforcer, for one
 #   scenario (a preset RULE of rules/presets.pol, runtime-default unless
 #   given). The floor attaches exactly the programs polc's enforcer attaches
