@@ -139,6 +139,12 @@ static void md_head(const bench_opts *o, const bresults *r, buf *out)
 			   "from the guest's tmpfs. Host load then moves only how long the lab takes, "
 			   "not what it measures; the native rows are wall-clock time on the shared "
 			   "host and move with its load.\n\n", clock);
+	const char *layout = br_get(r, "lab", "layout");
+	if (layout)
+		buf_printf(out, "**The lab's layouts.** In the lab %s: what a fork, exec or spawn "
+			   "costs depends on where exec put the process's mappings, which varied "
+			   "by up to 2 %% between rounds otherwise (bench/raw/aslr-icount.txt).\n\n",
+			   layout);
 }
 
 static void md_where(const bresults *r, buf *out)
