@@ -27,13 +27,18 @@ CGROOT=/sys/fs/cgroup/unified
 W=$(mktemp -d /tmp/polc-floor.XXXXXX) || exit 3
 base=$CGROOT/polc-floor-$$   # the cgroups: $base-probe, $base-1, $base-2...
 seq=0
+# every process of a test with the same layout in every round, as polc
+# bench has it in the lab (bench/run.c, aslr_off)
+aslr=$(cat /proc/sys/kernel/randomize_va_space)
 cleanup() {
+	echo "$aslr" >/proc/sys/kernel/randomize_va_space
 	"$P" unload --target bpf >/dev/null 2>&1
 	for d in "$base"-*; do [ -d "$d" ] && rmdir "$d"; done 2>/dev/null
 	rm -rf "$W"
 }
 trap cleanup EXIT
 trap 'exit 143' INT TERM
+echo 0 >/proc/sys/kernel/randomize_va_space || exit 3
 cp "$MICRO" "$W/micro" || exit 3
 printf 'policy floor_scenario { use %s; }\n' "$RULE" >"$W/s.pol"
 "$P" build --target bpf --allow-partial "$W/s.pol" -o "$W/s.bundle" 2>/dev/null || exit 3
