@@ -141,9 +141,10 @@ static void md_head(const bench_opts *o, const bresults *r, buf *out)
 			   "host and move with its load.\n\n", clock);
 	const char *layout = br_get(r, "lab", "layout");
 	if (layout)
-		buf_printf(out, "**The lab's layouts.** In the lab %s: what a fork, exec or spawn "
-			   "costs depends on where exec put the process's mappings, which varied "
-			   "by up to 2 %% between rounds otherwise (bench/raw/aslr-icount.txt).\n\n",
+		buf_printf(out, "**The lab's layouts.** In the lab %s. What a fork, an exec or a spawn "
+			   "costs depends on where exec put the process's mappings, which moved a "
+			   "round by up to 2 %% with randomisation on (bench/raw/aslr-icount.txt)."
+			   "\n\n",
 			   layout);
 }
 
