@@ -221,8 +221,10 @@ struct pcache {
 struct xmemo {
 	__u64 task, file, dentry, mnt;   /* the task, the open file, its path */
 	__u64 serial;                    /* the policy's polc_fast serial */
-	__u32 policy, pad;
+	__u32 policy, ok;                /* ok: XM_* the walk allowed */
 };
+#define XM_MMAP 1u   /* mapping the file executable */
+#define XM_EXEC 2u   /* executing it (bprm_check) */
 
 struct pathbuf {
 	char p[PBUF];
@@ -1598,24 +1600,28 @@ static __always_inline void cache_use(struct pathbuf *pb, const struct pcache *e
 	pb->c_hit = 1;
 }
 
-/* After an exec open's walk (pb->x_*): remember that it allows mapping
- * the file, for mmap_file in the same execve (exec_memo_hit). The walk's
- * dead bit is the exec group's, which holds mmap (POLC_EXEC_GROUP), so
- * its state decides the mmap channel too, stopped or not. Only a plain
- * allow is kept (a deny or an audit is decided and logged by mmap_file),
- * and only under tokens read before the walk (c_ok: its serial). */
+/* After an exec open's walk (pb->x_*): remember what it allows of the
+ * file for the same execve: mapping it (mmap_file) and executing it
+ * (bprm_check), each read by exec_memo_hit. The walk's dead bit is the exec
+ * group's, which holds mmap and exec (POLC_EXEC_GROUP), so its state
+ * decides both channels, stopped or not. Only a plain allow is kept (a
+ * deny or an audit is decided and logged by the hook itself), and only
+ * under tokens read before the walk (c_ok: its serial). */
 static __always_inline void exec_memo_store(struct pathbuf *pb, __u32 policy,
 					    const struct polc_dfa *d, struct named *o,
 					    __u32 mode)
 {
 	__u32 m = chan_result(&o->w, &o->w2, d, POLC_CH_MMAP, o->worst, o->dir);
+	__u32 e = chan_result(&o->w, &o->w2, d, POLC_CH_EXEC, o->worst, o->dir);
+	__u32 ok = (POLC_DEC_VERDICT(polc_apply_mode(mode, m)) == POLC_V_ALLOW ? XM_MMAP : 0) |
+		   (POLC_DEC_VERDICT(polc_apply_mode(mode, e)) == POLC_V_ALLOW ? XM_EXEC : 0);
 	__u64 file = pb->x_file;
 	/* an older memo of this open file goes either way */
 	if (pb->xm[0].file == file)
 		pb->xm[0].file = 0;
 	if (pb->xm[1].file == file)
 		pb->xm[1].file = 0;
-	if (!pb_flag(&pb->c_ok) || POLC_DEC_VERDICT(polc_apply_mode(mode, m)) != POLC_V_ALLOW)
+	if (!pb_flag(&pb->c_ok) || !ok)
 		return;
 	/* two: the program's and its interpreter's (opened before either is
 	 * mapped) */
@@ -1626,16 +1632,18 @@ static __always_inline void exec_memo_store(struct pathbuf *pb, __u32 policy,
 	x->mnt = pb->x_mnt;
 	x->policy = policy;
 	x->serial = pb->c_serial;
+	x->ok = ok;
 	x->file = file;
 }
 
-/* Whether an exec memo allows mapping `file`: the current task is in an
- * execve (task_struct.in_execve; a kernel without it keeps no memo) and
- * opened this same file for it, at the same dentry and mount (a file's
+/* Whether an exec memo allows `what` (XM_*) of `file`: the current task is
+ * in an execve (task_struct.in_execve; a kernel without it keeps no memo)
+ * and opened this same file for it, at the same dentry and mount (a file's
  * address reused by another open is another path), under the policy of
- * the same serial. A rename between the open and the mapping goes unseen,
- * as it does by AppArmor's open-time permissions (fctx->allow). */
-static __always_inline int exec_memo_hit(__u32 policy, const struct file *file)
+ * the same serial. A rename between the open and the mapping or the exec
+ * check goes unseen, as it does by AppArmor's open-time permissions
+ * (fctx->allow): the file was allowed at the path it was opened by. */
+static __always_inline int exec_memo_hit(__u32 policy, const struct file *file, __u32 what)
 {
 	struct task_struct *t = bpf_get_current_task_btf();
 	if (!bpf_core_field_exists(t->in_execve) || !BPF_CORE_READ_BITFIELD(t, in_execve))
@@ -1653,7 +1661,7 @@ static __always_inline int exec_memo_hit(__u32 policy, const struct file *file)
 		if (serial && x->file == (__u64)file && x->task == (__u64)t &&
 		    x->dentry == (__u64)file->f_path.dentry &&
 		    x->mnt == (__u64)file->f_path.mnt && x->policy == policy &&
-		    x->serial == serial)
+		    x->serial == serial && (x->ok & what))
 			hit = 1;
 	}
 	pb_release(pb);
@@ -1677,7 +1685,8 @@ static __always_inline int chan_allows_all(__u32 policy, const struct polc_dfa *
  * allowed-by-all channel, AlwaysAllow for one, reads nothing of the file);
  * exec_denies: the exec channel too, by its deny statements only (see
  * named_best; left out in mode audit). xmemo: keep the exec memo for the
- * mapping the execve makes next of xfile, this exec open's file. cached:
+ * exec check and the mapping the execve makes next of xfile, this exec
+ * open's file. cached:
  * use the mount-prefix cache (file_open's and mmap_file's, the hot paths:
  * each bpf_loop call site the cache adds has its callback verified again,
  * so the other hooks go without and their programs verify as before). */
@@ -2099,10 +2108,10 @@ int BPF_PROG(polc_file_open, struct file *file, int ret)
 	}
 	if (!(packed_needs(cg) & chans))
 		return 0;
-	/* an exec open keeps the exec memo where mmap_file reads it (a
-	 * flag, not a pointer chosen by it: clang masks a chosen pointer,
-	 * and the verifier refuses arithmetic on one) */
-	int xmemo = exec && (packed_needs(cg) & 1u << POLC_CH_MMAP);
+	/* an exec open keeps the exec memo where bprm_check and mmap_file
+	 * read it (a flag, not a pointer chosen by it: clang masks a chosen
+	 * pointer, and the verifier refuses arithmetic on one) */
+	int xmemo = exec && (packed_needs(cg) & (1u << POLC_CH_MMAP | 1u << POLC_CH_EXEC));
 	return decide_obj(packed_policy(cg), file->f_path.dentry, file->f_path.mnt, c0, c1,
 			  POLC_D_FILE, DIR_ASK, exec, xmemo, file, 1);
 }
@@ -2116,7 +2125,7 @@ int BPF_PROG(polc_mmap_file, struct file *file, unsigned long reqprot, unsigned 
 		return ret;
 	if (!file || !(prot & PROT_EXEC_) || !policy_deciding(1u << POLC_CH_MMAP, &policy))
 		return 0;
-	if (exec_memo_hit(policy, file))
+	if (exec_memo_hit(policy, file, XM_MMAP))
 		return 0;
 	/* with the mount-prefix cache: every exec maps its program and
 	 * libraries, each a whole path built from its mount's root otherwise */
@@ -2162,6 +2171,13 @@ int BPF_PROG(polc_bprm_check, struct linux_binprm *bprm, int ret)
 		return 0;
 	struct file *f = bprm->file;
 	if (!f)
+		return 0;
+	/* the exec open of this file in this execve walked its path for the
+	 * exec channel too (file_open): an allow it found stands (its walk
+	 * has the mount-prefix cache; this hook's would build the whole path
+	 * again: 1,747 guest instructions an execl in the lab,
+	 * bench/raw/hooks-rules1-aslr0.txt) */
+	if (exec_memo_hit(policy, f, XM_EXEC))
 		return 0;
 	return file_hook(policy, f, POLC_CH_EXEC, POLC_D_EXEC);
 }

@@ -1,0 +1,68 @@
+#!/bin/sh
+# bprm_check takes an exec open's plain allow from the exec memo
+# (file_open walked the same file's path for the exec channel in the same
+# execve) and decides everything else itself: in a closed exec domain a
+# program no statement allows is refused (the default: file_open's exec
+# open counts only deny statements), an audited program is allowed and
+# logged once, a #! script whose interpreter the domain refuses is refused
+# at the interpreter, and a program renamed from an allowed path to a
+# refused one after an allowed exec is refused on its next exec (no memo
+# outlives its execve's open).
+SRC=${SRC:-$(cd "$(dirname "$0")/../.." && pwd)}
+POLC=${POLC:-$SRC/${BUILD:-build}/polc}
+if [ "${1:-}" != --inside ]; then
+	. "$SRC/tests/vm/lab.sh"
+	in_lab --timeout 400 --env POLC="$POLC" --env SRC="$SRC" \
+		-- sh "$SRC/tests/vm/t_bpf_exec_memo.sh" --inside
+fi
+
+# ---- inside the VM ----
+set -u
+L=/tmp/xmemo; mkdir -p $L/bin
+bad=0
+check() { # name want got
+	if [ "$2" = "$3" ]; then echo "ok   $1: $3"; else echo "FAIL $1: want $2, got $3"; bad=1; fi
+}
+for b in ok other aud interp; do cp /usr/bin/true $L/bin/$b; done
+printf '#!%s/bin/interp\n' $L >$L/bin/script; chmod +x $L/bin/script
+printf '#!%s/bin/ok\n' $L >$L/bin/script-ok; chmod +x $L/bin/script-ok
+cat >$L/p.pol <<POL
+policy xmemo {
+  default allow file;
+  default deny exec;
+  allow exec "/usr/**", "/bin/**", "$L/bin/ok", "$L/bin/script", "$L/bin/script-ok", "$L/bin/mv-me";
+  audit exec "$L/bin/aud";
+}
+POL
+cat >$L/probe.sh <<SH
+cp /usr/bin/true $L/bin/mv-me; rm -f $L/bin/moved
+try() { if "\$@" 2>/dev/null; then echo "\$1 ok"; else echo "\$1 refused"; fi; }
+try $L/bin/ok
+try $L/bin/other
+try $L/bin/aud
+try $L/bin/script
+try $L/bin/script-ok
+try $L/bin/mv-me
+mv $L/bin/mv-me $L/bin/moved
+try $L/bin/moved
+SH
+got() { sed -n "s|^$L/bin/$1 ||p" $L/out; }
+"$POLC" run --target bpf $L/p.pol -- /usr/bin/sh $L/probe.sh >$L/out 2>$L/err
+cat $L/out $L/err
+check "allowed program" ok "$(got ok)"
+check "closed domain's default" refused "$(got other)"
+check "audited program runs" ok "$(got aud)"
+check "script, interpreter refused" refused "$(got script)"
+check "script, interpreter allowed" ok "$(got script-ok)"
+check "allowed before the rename" ok "$(got mv-me)"
+check "refused after it" refused "$(got moved)"
+# complain mode: what enforce refused runs and is logged, once each; a
+# plain allow is not logged
+"$POLC" run --target bpf --mode audit -o $L/trace $L/p.pol -- /usr/bin/sh $L/probe.sh >$L/out 2>$L/err
+cat $L/trace
+n() { grep -c "^exec \"$L/bin/$1\"" $L/trace; }
+check "audit mode: all ran" "ok ok ok ok ok ok ok" "$(got ok) $(got other) $(got aud) $(got script) $(got script-ok) $(got mv-me) $(got moved)"
+check "audit mode: logged (other aud interp moved / ok mv-me script)" "1 1 1 1 / 0 0 0" \
+	"$(n other) $(n aud) $(n interp) $(n moved) / $(n ok) $(n mv-me) $(n script)"
+[ $bad = 0 ] && echo ALL-OK
+exit $bad
