@@ -213,8 +213,9 @@ def show(what):
 ids = {p["id"] for p in show("prog") if p.get("name") == "polc_floor"}
 print(sum(1 for l in show("link") if l.get("prog_id") in ids))
 PY
-all=$($F $O --list | paste -sd, -)
-nall=$($F $O --list | wc -l)
+$F $O --list >$T/floor.list
+all=$(paste -sd, $T/floor.list)
+nall=$(wc -l <$T/floor.list)
 $F $O "$all" -- sh -c "cat /etc/hostname >/dev/null && $PY $T/floor_links.py >$T/floor.n" \
 	>$T/floor.err 2>&1
 check "floor: every hook, exit" 0 "$?"

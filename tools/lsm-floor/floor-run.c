@@ -33,6 +33,21 @@ struct hook {
 	int btf_id;
 };
 
+/* The hook a section names (lsm/HOOK, or lsm.s/HOOK for a sleepable
+ * program), or NULL when it names none. */
+static const char *lsm_hook(const char *sec, int *sleepable)
+{
+	if (!strncmp(sec, "lsm.s/", 6)) {
+		*sleepable = 1;
+		return sec + 6;
+	}
+	if (!strncmp(sec, "lsm/", 4)) {
+		*sleepable = 0;
+		return sec + 4;
+	}
+	return NULL;
+}
+
 /* NAME's hook in the object: 0 when found, -1 when NAME is no LSM program. */
 static int hook_of(struct bpf_object *obj, const char *name, struct hook *h)
 {
@@ -41,18 +56,11 @@ static int hook_of(struct bpf_object *obj, const char *name, struct hook *h)
 	struct bpf_program *p = bpf_object__find_program_by_name(obj, prog);
 	if (!p)
 		return -1;
-	const char *sec = bpf_program__section_name(p), *rest;
-	if (!strncmp(sec, "lsm.s/", 6)) {
-		h->sleepable = 1;
-		rest = sec + 6;
-	} else if (!strncmp(sec, "lsm/", 4)) {
-		h->sleepable = 0;
-		rest = sec + 4;
-	} else {
+	const char *hook = lsm_hook(bpf_program__section_name(p), &h->sleepable);
+	if (!hook)
 		return -1;
-	}
 	snprintf(h->name, sizeof h->name, "%s", name);
-	snprintf(h->hook, sizeof h->hook, "%s", rest);
+	snprintf(h->hook, sizeof h->hook, "%s", hook);
 	return 0;
 }
 
@@ -130,9 +138,9 @@ static void list(struct bpf_object *obj)
 {
 	struct bpf_program *p;
 	bpf_object__for_each_program(p, obj) {
-		const char *sec = bpf_program__section_name(p), *n = bpf_program__name(p);
-		if ((!strncmp(sec, "lsm/", 4) || !strncmp(sec, "lsm.s/", 6)) &&
-		    !strncmp(n, "polc_", 5))
+		const char *n = bpf_program__name(p);
+		int sleepable;
+		if (lsm_hook(bpf_program__section_name(p), &sleepable) && !strncmp(n, "polc_", 5))
 			printf("%s\n", n + 5);
 	}
 }
