@@ -853,6 +853,81 @@ static void md_rules(const bresults *r, buf *out)
 	buf_puts(out, "\n");
 }
 
+/* One cell of the side-by-side table: backend a's cost over backend b's,
+ * round by round (both ran in every round, so each round's ratio is free
+ * of what moves between rounds). Counts the cells in which every round
+ * found a dearer (*more) or cheaper (*less); the others overlap. */
+static void cell_pair(buf *out, const bresults *r, const char *section, const char *a,
+		      const char *b, const char *scenario, const char *metric, int *more, int *less,
+		      buf *dearer)
+{
+	double m, lo, hi;
+	const bseries *sa = br_find(r, "lab", section, a, scenario, metric);
+	const bseries *sb = br_find(r, "lab", section, b, scenario, metric);
+	if (!br_ratio(sa, sb, &m, &lo, &hi)) {
+		buf_puts(out, " n/a |");
+		return;
+	}
+	bool up = lo > 1.0, down = hi < 1.0;
+	buf_printf(out, " %s%.4f [%.4f–%.4f]%s |", up || down ? "**" : "", m, lo, hi,
+		   up || down ? "**" : "");
+	*more += up;
+	*less += down;
+	if (up)
+		buf_printf(dearer, "%s %s %s", dearer->len ? "," : "", metric, scenario);
+}
+
+/* The table's row for one workload metric: the scenarios, then the rule
+ * series where the section has one. */
+static void pair_row(buf *out, const bresults *r, const char *section, const char *metric,
+		     const char *a, const char *b, int *more, int *less, buf *dearer)
+{
+	buf_printf(out, "| %s %s |", !strcmp(section, "redis") ? "redis" : "micro", metric);
+	for (int s = 1; s < BENCH_NSCEN; s++)
+		cell_pair(out, r, section, a, b, bench_scenarios[s], metric, more, less, dearer);
+	for (int n = 0; n < BENCH_NRULES; n++)
+		if (strcmp(section, "redis"))
+			cell_pair(out, r, "rules", a, b, bench_rule_scenarios[n], metric, more, less,
+				  dearer);
+		else
+			buf_puts(out, " |");
+	buf_puts(out, "\n");
+}
+
+/* The enforcers the rule series measured (the LSMs), two by two: what one
+ * costs against the other on every lab cell, so that "no dearer than" is
+ * read off the rounds, not off two medians. */
+static void md_pairs(const bresults *r, buf *out)
+{
+	for (size_t i = 0; bench_backend(i); i++)
+		for (size_t j = i + 1; bench_backend(j); j++) {
+			const char *a = bench_backend(j), *b = bench_backend(i);
+			if (!has(r, "lab", "rules", a) || !has(r, "lab", "rules", b))
+				continue;
+			const char *ta = bench_title(a), *tb = bench_title(b);
+			buf_printf(out, "## %s against %s (lab)\n\nWhat %s costs over %s, round by "
+				   "round (each round ran both; %zu rounds, redis %zu), median "
+				   "[min–max] of the rounds' ratios; **bold** where every round "
+				   "agrees: above 1, %s dearer; below 1, cheaper. Micro rows: the "
+				   "micro table, then the rule-count series.\n\n| test | AlwaysAllow "
+				   "| RuntimeDefault | EnhanceProtect | 1 rule | 2 rules | 4 rules | 8 "
+				   "rules |\n|---|---|---|---|---|---|---|---|\n", ta, tb, ta, tb,
+				   rounds_of(r, "lab", "micro"), rounds_of(r, "lab", "redis"), ta);
+			int more = 0, less = 0;
+			buf dearer;
+			buf_init(&dearer);
+			for (size_t k = 0; k < sizeof micro_tests / sizeof *micro_tests; k++)
+				pair_row(out, r, "micro", micro_tests[k], a, b, &more, &less, &dearer);
+			pair_row(out, r, "redis", "GET", a, b, &more, &less, &dearer);
+			pair_row(out, r, "redis", "SET", a, b, &more, &less, &dearer);
+			buf_printf(out, "\n%s is dearer than %s in every round in %d cells%s%s; cheaper "
+				   "in every round in %d; in the others the rounds overlap.\n\n",
+				   bench_title(a), bench_title(b), more, more ? ":" : "",
+				   more ? dearer.data : "", less);
+			buf_free(&dearer);
+		}
+}
+
 void bench_markdown(const bench_opts *o, const bresults *r, buf *out)
 {
 	md_head(o, r, out);
@@ -862,6 +937,7 @@ void bench_markdown(const bench_opts *o, const bresults *r, buf *out)
 	md_workloads(r, out);
 	md_hooks(r, out);
 	md_rules(r, out);
+	md_pairs(r, out);
 	md_filter(r, out);
 	md_tracers(r, out);
 	md_compile(r, out);

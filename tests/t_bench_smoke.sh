@@ -113,4 +113,26 @@ grep -q "icount shift=0" "$T/c.md" || fail "the lab's clock is not reported"
 grep -q "^| BPF LSM | EnhanceProtect | n/a | +150 |" "$T/c.md" || { grep "^| BPF LSM | Enh" "$T/c.md"; fail "added ns per operation"; }
 grep -q "^| EnhanceProtect | confined | openat | polc_file_open | 4000 | 777 |" "$T/c.md" || fail "hooks row"
 grep -q "polc_capable" "$T/c.md" && fail "a program called 3 times is listed"
+# two enforcers the rule series measured, side by side, round by round:
+# bold (and counted) only where every round finds the same one dearer;
+# seccomp ran no rule series, so it is in no such table
+{
+	echo "polc-bench-raw 1"
+	printf 'S\tlab\tmicro\t-\tNoProtect\texecl\tns/op\t1000,1300,1000\n'
+	printf 'S\tlab\tmicro\tapparmor\tRuntimeDefault\texecl\tns/op\t1001,1301,1001\n'
+	printf 'S\tlab\tmicro\tbpf\tRuntimeDefault\texecl\tns/op\t1003,1303,1003\n'
+	printf 'S\tlab\tmicro\tseccomp\tRuntimeDefault\texecl\tns/op\t1500,1500,1500\n'
+	printf 'S\tlab\tmicro\tapparmor\tEnhanceProtect\texecl\tns/op\t1000,1010,990\n'
+	printf 'S\tlab\tmicro\tbpf\tEnhanceProtect\texecl\tns/op\t1005,1005,1005\n'
+	printf 'S\tlab\trules\t-\tNoProtect\texecl\tns/op\t1000,1000,1000\n'
+	printf 'S\tlab\trules\tapparmor\tRules1\texecl\tns/op\t1000,1000,1000\n'
+	printf 'S\tlab\trules\tbpf\tRules1\texecl\tns/op\t990,995,999\n'
+} >"$T/pairs.raw"
+"$POLC" bench --report-from "$T/pairs.raw" -o "$T/p.md" 2>/dev/null || fail "--report-from pairs"
+grep -q "^## BPF LSM against AppArmor (lab)" "$T/p.md" || fail "no BPF LSM against AppArmor table"
+grep -q "against seccomp\|seccomp against" "$T/p.md" && fail "seccomp (no rule series) paired"
+grep -q "^| micro execl | n/a | \*\*1.0020 \[1.0015–1.0020\]\*\* | 1.0050 \[0.9950–1.0152\] | \*\*0.9950 \[0.9900–0.9990\]\*\* |" "$T/p.md" ||
+	{ grep "^| micro execl" "$T/p.md"; fail "pairs row: rounds paired, bold where all agree"; }
+grep -q "dearer than AppArmor in every round in 1 cells: execl RuntimeDefault; cheaper in every round in 1;" "$T/p.md" ||
+	{ grep "every round" "$T/p.md"; fail "pairs count"; }
 echo "ok"
