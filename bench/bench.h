@@ -60,6 +60,8 @@ typedef struct {
 	const char *report_from[BENCH_REPORT_FROM_MAX];  /* re-render the outputs from these raw tables */
 	size_t nreport_from;
 	bool vm_only;              /* measure nothing natively; only the lab */
+	const char *compare[2];    /* --compare A B: do two raw tables agree? */
+	double within;             /* --within: how near (a fraction; 0: 1 %) */
 	const char *cmdline;       /* for the report */
 	/* filled by bench_main from the environment */
 	const char *polc, *micro, *srcdir, *workdir;
@@ -100,6 +102,11 @@ int br_read_raw(bresults *r, const char *text);
 double br_median(const double *v, size_t n);
 /* Is a higher value better (throughput) for this unit? */
 bool br_higher_better(const char *unit);
+/* The baseline scenario of a section's timed cells (NoProtect, or the
+ * untraced server), and the baseline series s is measured against: NULL
+ * for the baseline itself and in sections without one. */
+const char *br_base_scenario(const char *section);
+const bseries *br_base_of(const bresults *r, const bseries *s);
 /* Cost ratio of s against base (> 1: s is slower): the median of the
  * per-round ratios (round i of s against round i of base), with their
  * min and max. false when either has no values. */
@@ -127,6 +134,12 @@ void bench_svg(const bresults *r, buf *out);
 /* bench_main.c: write the raw table now (--raw), so that a run cut short
  * keeps what it measured. */
 void bench_checkpoint(const bench_opts *o, const bresults *r);
+
+/* compare.c: every cost-ratio cell of raw tables a and b, their medians
+ * compared: a summary per section and the cells more than `within` (a
+ * fraction) apart, into out. 0: all within; 1: some apart (or none in
+ * both); 3: a table unreadable (said on stderr). */
+int bench_compare(const char *a, const char *b, double within, buf *out);
 
 /* bench_main.c: the whole command (after option parsing). */
 int bench_main(bench_opts *o);

@@ -328,8 +328,22 @@ static int rerender(const bench_opts *o)
 	return rc;
 }
 
+/* --compare A B: the verdict on stdout, or in -o's file. */
+static int compare(const bench_opts *o)
+{
+	buf out;
+	buf_init(&out);
+	int rc = bench_compare(o->compare[0], o->compare[1], o->within > 0 ? o->within : 0.01, &out);
+	if (rc != 3 && write_out(o->md ? o->md : "-", &out, "comparison") < 0)
+		rc = 3;
+	buf_free(&out);
+	return rc;
+}
+
 int bench_main(bench_opts *o)
 {
+	if (o->compare[0])
+		return compare(o);
 	if (o->nreport_from)
 		return rerender(o);
 	if (locate(o) < 0 || !null_ok())

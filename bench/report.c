@@ -28,17 +28,11 @@ static const char *env_title(const char *e)
 	return !strcmp(e, "lab") ? "lab (qemu TCG)" : e;
 }
 
-/* The baseline of a section: NoProtect, or the untraced server. */
-static const char *base_scenario(const char *section)
-{
-	return !strcmp(section, "tracers") ? "untraced" : "NoProtect";
-}
-
 static bool ratio(const bresults *r, const char *env, const char *section, const char *backend,
 		  const char *scenario, const char *metric, double *m, double *lo, double *hi)
 {
 	const bseries *s = br_find(r, env, section, backend, scenario, metric);
-	const bseries *b = br_find(r, env, section, "-", base_scenario(section), metric);
+	const bseries *b = br_find(r, env, section, "-", br_base_scenario(section), metric);
 	return br_ratio(s, b, m, lo, hi);
 }
 
@@ -1000,7 +994,7 @@ static void json_series(buf *out, const bresults *r, const bseries *s)
 	double m, lo, hi;
 	bool timed = !strcmp(s->section, "micro") || !strcmp(s->section, "redis") ||
 		     !strcmp(s->section, "pgbench") || !strcmp(s->section, "tracers");
-	if (timed && strcmp(s->scenario, base_scenario(s->section)) &&
+	if (timed && strcmp(s->scenario, br_base_scenario(s->section)) &&
 	    ratio(r, s->env, s->section, s->backend, s->scenario, s->metric, &m, &lo, &hi)) {
 		buf_puts(out, ", \"cost_ratio\": {\"median\": ");
 		json_num(out, m);

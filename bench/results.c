@@ -196,6 +196,19 @@ bool br_higher_better(const char *unit)
 	return eq(unit, "req/s") || eq(unit, "tps");
 }
 
+const char *br_base_scenario(const char *section)
+{
+	return eq(section, "tracers") ? "untraced" : "NoProtect";
+}
+
+const bseries *br_base_of(const bresults *r, const bseries *s)
+{
+	const char *base = br_base_scenario(s->section);
+	if (eq(s->backend, "-") && eq(s->scenario, base))
+		return NULL;
+	return br_find(r, s->env, s->section, "-", base, s->metric);
+}
+
 bool br_ratio(const bseries *s, const bseries *base, double *med, double *lo, double *hi)
 {
 	if (!s || !base || !s->n || !base->n)

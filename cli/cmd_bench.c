@@ -5,6 +5,7 @@
  *              [--soak MINUTES]
  *   polc bench --vm-only ...        (the lab alone)
  *   polc bench --report-from RAW... [-o REPORT.md] [--json FILE] [--chart FILE]
+ *   polc bench --compare A.raw B.raw [--within PCT] [-o FILE]
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -63,7 +64,7 @@ static int usage(void)
 int cmd_bench(int argc, char **argv)
 {
 	enum { O_QUICK = 256, O_FULL, O_SMOKE, O_VM, O_JSON, O_CHART, O_RAW, O_REPS, O_SOAK,
-	       O_ONLY, O_IN_LAB, O_REPORT_FROM, O_VM_ONLY };
+	       O_ONLY, O_IN_LAB, O_REPORT_FROM, O_VM_ONLY, O_COMPARE, O_WITHIN };
 	static const struct option lo[] = {
 		{ "quick", no_argument, 0, O_QUICK }, { "full", no_argument, 0, O_FULL },
 		{ "smoke", no_argument, 0, O_SMOKE }, { "vm", no_argument, 0, O_VM },
@@ -73,9 +74,11 @@ int cmd_bench(int argc, char **argv)
 		{ "only", required_argument, 0, O_ONLY }, { "in-lab", no_argument, 0, O_IN_LAB },
 		{ "report-from", required_argument, 0, O_REPORT_FROM },
 		{ "vm-only", no_argument, 0, O_VM_ONLY },
+		{ "compare", no_argument, 0, O_COMPARE }, { "within", required_argument, 0, O_WITHIN },
 		{ "help", no_argument, 0, 'h' }, { 0, 0, 0, 0 }
 	};
 	bench_opts o = { .mode = MODE_FULL, .soak_minutes = -1, .sections = BS_ALL };
+	bool compare = false;
 	char *end;
 	int c;
 	optind = 0;
@@ -100,6 +103,15 @@ int cmd_bench(int argc, char **argv)
 			o.report_from[o.nreport_from++] = optarg;
 			break;
 		case O_VM_ONLY: o.vm_only = true; break;
+		case O_COMPARE: compare = true; break;
+		case O_WITHIN:
+			o.within = strtod(optarg, &end) / 100;
+			if (*end || !(o.within > 0 && o.within <= 1)) {
+				fprintf(stderr, "polc bench: --within wants a percentage (0..100], not '%s'\n",
+					optarg);
+				return EXIT_USAGE;
+			}
+			break;
 		case O_REPS:
 			o.reps = (int)strtol(optarg, &end, 10);
 			if (*end || o.reps < 1 || o.reps > 1000) {
@@ -125,7 +137,22 @@ int cmd_bench(int argc, char **argv)
 			return usage();
 		}
 	}
-	if (optind < argc) {
+	if (compare) {
+		if (argc - optind != 2) {
+			fprintf(stderr, "polc bench: --compare wants two raw tables (A.raw B.raw)\n");
+			return usage();
+		}
+		if (o.nreport_from || o.vm || o.vm_only || o.in_lab || o.json || o.svg || o.raw) {
+			fprintf(stderr, "polc bench: --compare measures and renders nothing; it takes "
+				"only --within and -o\n");
+			return EXIT_USAGE;
+		}
+		o.compare[0] = argv[optind];
+		o.compare[1] = argv[optind + 1];
+	} else if (o.within > 0) {
+		fprintf(stderr, "polc bench: --within goes with --compare\n");
+		return EXIT_USAGE;
+	} else if (optind < argc) {
 		fprintf(stderr, "polc bench: unexpected argument '%s'\n", argv[optind]);
 		return usage();
 	}

@@ -71,7 +71,8 @@ static const command commands[] = {
 	  "           ratios to NoProtect per scenario x backend; --quick < 10 min; --vm: AppArmor and BPF LSM\n"
 	  "           in the kernel lab; full run: soak 10 min; markdown on stdout without -o/--json/--chart\n"
 	  "       polc bench --vm-only ... --raw F   (the lab alone)\n"
-	  "       polc bench --report-from RAW... [-o REPORT.md] [--json F] [--chart F.svg]   (--raw tables, merged)",
+	  "       polc bench --report-from RAW... [-o REPORT.md] [--json F] [--chart F.svg]   (--raw tables, merged)\n"
+	  "       polc bench --compare A.raw B.raw [--within PCT] [-o F]   (do two runs agree? exit 1 if not)",
 	  "measure the enforcers' cost" },
 	{ "diff", cmd_diff, "polc diff OLD NEW [--policy NAME] [--json] [-I DIR]\n"
 	  "       polc diff --against COMMITTED NEW   (fails only when NEW allows more)",

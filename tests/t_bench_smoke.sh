@@ -135,4 +135,34 @@ grep -q "^| micro execl | n/a | \*\*1.0020 \[1.0015–1.0020\]\*\* | 1.0050 \[0.
 	{ grep "^| micro execl" "$T/p.md"; fail "pairs row: rounds paired, bold where all agree"; }
 grep -q "dearer than AppArmor in every round in 1 cells: execl RuntimeDefault; cheaper in every round in 1;" "$T/p.md" ||
 	{ grep "every round" "$T/p.md"; fail "pairs count"; }
+# --compare: two runs' cost-ratio medians, cell by cell; exit 0 when all
+# are within --within (1 % by default), 1 when one is not, 3 unreadable
+{
+	echo "polc-bench-raw 1"
+	printf 'S\tlab\tmicro\t-\tNoProtect\texecl\tns/op\t1000,2000,1000\n'
+	printf 'S\tlab\tmicro\tbpf\tRuntimeDefault\texecl\tns/op\t1010,2020,1010\n'
+	printf 'S\tlab\tmicro\tapparmor\tRuntimeDefault\texecl\tns/op\t1001,2002,1001\n'
+	printf 'S\tlab\tredis\t-\tNoProtect\tGET\treq/s\t1000,1000\n'
+	printf 'S\tlab\tredis\tbpf\tRuntimeDefault\tGET\treq/s\t990,990\n'
+	printf 'S\tlab\thooks\tpolc_file_open\tRuntimeDefault\tconfined:openat\tns/call\t777\n'
+} >"$T/runA.raw"
+sed 's/1010,2020,1010/1012,2024,1012/; s/990,990/960,960/' "$T/runA.raw" >"$T/runB.raw"
+"$POLC" bench --compare "$T/runA.raw" "$T/runA.raw" >"$T/cmp0.out" || fail "--compare of a table with itself: exit $?"
+grep -q "^lab micro: 2 cells, largest difference 0.00 %" "$T/cmp0.out" || { cat "$T/cmp0.out"; fail "--compare: micro tally"; }
+grep -q "^lab redis: 1 cells" "$T/cmp0.out" || fail "--compare: redis tally"
+grep -q "hooks" "$T/cmp0.out" && fail "--compare: a cell with no baseline compared"
+rc=0; "$POLC" bench --compare "$T/runA.raw" "$T/runB.raw" >"$T/cmp1.out" || rc=$?
+[ $rc = 1 ] || fail "--compare: a cell 3 % apart, not exit 1 ($rc)"
+grep -q "cells more than 1.00 % apart: 1$" "$T/cmp1.out" || { cat "$T/cmp1.out"; fail "--compare: count apart"; }
+grep -q "^  lab redis: BPF LSM RuntimeDefault GET: 1.0101 against 1.0417 (3.13 %)" "$T/cmp1.out" ||
+	{ cat "$T/cmp1.out"; fail "--compare: the cell apart"; }
+grep -q "^lab micro: 2 cells, largest difference 0.20 % (BPF LSM RuntimeDefault execl: 1.0100 against 1.0120)" "$T/cmp1.out" ||
+	{ cat "$T/cmp1.out"; fail "--compare: micro's largest"; }
+"$POLC" bench --compare "$T/runA.raw" "$T/runB.raw" --within 5 >/dev/null || fail "--compare --within 5: exit $?"
+rc=0; "$POLC" bench --compare "$T/runA.raw" "$T/nope.raw" >/dev/null 2>&1 || rc=$?
+[ $rc = 3 ] || fail "--compare: a missing table, not exit 3 ($rc)"
+rc=0; "$POLC" bench --compare "$T/runA.raw" >/dev/null 2>&1 || rc=$?
+[ $rc = 2 ] || fail "--compare with one table, not a usage error ($rc)"
+rc=0; "$POLC" bench --within 2 >/dev/null 2>&1 || rc=$?
+[ $rc = 2 ] || fail "--within without --compare, not a usage error ($rc)"
 echo "ok"
