@@ -25,7 +25,9 @@
  * "path/" as well (AppArmor's name for it): the statements matching either
  * form decide, as in ir_decide. The part of a path above the file's own
  * mount is walked once per mount, not per event: its DFA state is kept in
- * the path buffer while nothing it rests on has changed (see cache_lookup).
+ * the path buffer while nothing it rests on has changed (see cache_lookup),
+ * and a file opened or mapped again is allowed without a walk while its
+ * path cannot have changed (see wpc_hit).
  *
  * Every route to an operation is one event: file_mprotect adding PROT_EXEC
  * is the file's mmap permission as mmap_file is; move_mount is a mount
@@ -215,6 +217,22 @@ struct pcache {
 	__u64 born;                /* bpf_jiffies64() when stored */
 };
 
+/* The whole-path cache (see wpc_hit): a file's decision, kept per buffer
+ * (direct-mapped by its dentry) while its path cannot have changed. */
+#define WPC_N 8          /* entries a buffer */
+#define WPC_DEPTH 16     /* names within the mount a path kept may have */
+#define WPC_XDEN (1u << 8)   /* ok: the exec channel's denies too (exec_denies) */
+#define WPC_XM (1u << 9)     /* ok: xm holds an exec open's memo bits */
+struct wpc {
+	__u64 dentry, mnt;         /* the file's dentry and vfsmount (0: empty) */
+	__u64 dig;                 /* chain_digest of its names within the mount */
+	__u64 serial, ns, ns_seq, ns_event;   /* as struct pcache's */
+	__u64 born;
+	__u32 policy, rseq, mseq;
+	__u32 ok;                  /* the channels (bit POLC_CH_*) and WPC_* allowed */
+	__u32 xm, dir;             /* XM_* of an exec open; the dentry was a directory */
+};
+
 /* An exec open whose walk allowed mapping the file it opened: the kernel
  * maps the program (and a PT_INTERP interpreter) in the same execve, and
  * mmap_file takes that decision instead of walking the path again. */
@@ -265,6 +283,10 @@ struct pathbuf {
 	struct xmemo xm[2];
 	__u32 xm_next, x_open;
 	__u64 x_task, x_file, x_dentry, x_mnt;
+	/* the whole-path cache and this run's key in it (wpc_hit) */
+	struct wpc wp[WPC_N];
+	__u64 w_dig, w_dentry, w_mnt;   /* w_dig 0: nothing to look up or keep */
+	__u32 w_idx, w_dir;
 	__u64 busy;       /* 1 while a run owns it (pb_claim) */
 };
 struct {
@@ -1485,13 +1507,23 @@ static __always_inline struct pcache *cache_lookup(struct pathbuf *pb, __u32 pol
 	return e;
 }
 
+/* Whether this run's tokens (read before its walk) still hold, after every
+ * load of the walk (a full barrier first). */
+static __always_inline int tokens_unchanged(struct pathbuf *pb)
+{
+	__u64 seq = 0, event = 0;
+	__u32 r, m;
+	load_fence(pb);
+	return seqs_even(&r, &m) && r == pb->c_rseq && m == pb->c_mseq &&
+	       task_mnt_ns(&seq, &event) == pb->c_ns && seq == pb->c_ns_seq &&
+	       event == pb->c_ns_event;
+}
+
 /* After build_path of the whole path (from pos): whether its prefix may be
  * stored (pb->c_store, for walk_name_from): it reached the namespace's root
  * from a mount not its root mount, and no token changed during the walk. */
 static __always_inline void cache_prepare_store(struct pathbuf *pb, long pos)
 {
-	__u64 seq = 0, event = 0;
-	__u32 r, m;
 	pb->c_store = 0;
 	if (pos < 0 || !pb_flag(&pb->c_ok) || !pb_flag(&pb->c_marked) || !pb_flag(&pb->c_reached))
 		return;
@@ -1499,10 +1531,7 @@ static __always_inline void cache_prepare_store(struct pathbuf *pb, long pos)
 	__u32 msteps = pb_flag(&pb->c_mark_steps);
 	if (mark < (__u64)pos || mark > POLC_PATH_MAX || msteps > steps)
 		return;
-	load_fence(pb);   /* the walk's loads first */
-	if (!seqs_even(&r, &m) || r != pb->c_rseq || m != pb->c_mseq ||
-	    task_mnt_ns(&seq, &event) != pb->c_ns || seq != pb->c_ns_seq ||
-	    event != pb->c_ns_event)
+	if (!tokens_unchanged(pb))
 		return;
 	pb->c_psteps = steps - msteps;
 	pb->c_store = 1;
@@ -1607,14 +1636,24 @@ static __always_inline void cache_use(struct pathbuf *pb, const struct pcache *e
  * decides both channels, stopped or not. Only a plain allow is kept (a
  * deny or an audit is decided and logged by the hook itself), and only
  * under tokens read before the walk (c_ok: its serial). */
-static __always_inline void exec_memo_store(struct pathbuf *pb, __u32 policy,
-					    const struct polc_dfa *d, struct named *o,
-					    __u32 mode)
+static __always_inline void exec_memo_put(struct pathbuf *pb, __u32 policy, __u32 ok);
+
+static __always_inline __u32 exec_memo_store(struct pathbuf *pb, __u32 policy,
+					     const struct polc_dfa *d, struct named *o,
+					     __u32 mode)
 {
 	__u32 m = chan_result(&o->w, &o->w2, d, POLC_CH_MMAP, o->worst, o->dir);
 	__u32 e = chan_result(&o->w, &o->w2, d, POLC_CH_EXEC, o->worst, o->dir);
 	__u32 ok = (POLC_DEC_VERDICT(polc_apply_mode(mode, m)) == POLC_V_ALLOW ? XM_MMAP : 0) |
 		   (POLC_DEC_VERDICT(polc_apply_mode(mode, e)) == POLC_V_ALLOW ? XM_EXEC : 0);
+	exec_memo_put(pb, policy, ok);
+	return ok;
+}
+
+/* Keep ok (XM_*) as the exec memo of the exec open being decided (pb->x_*),
+ * dropping any older memo of the same open file. */
+static __always_inline void exec_memo_put(struct pathbuf *pb, __u32 policy, __u32 ok)
+{
 	__u64 file = pb->x_file;
 	/* an older memo of this open file goes either way */
 	if (pb->xm[0].file == file)
@@ -1666,6 +1705,126 @@ static __always_inline int exec_memo_hit(__u32 policy, const struct file *file, 
 	}
 	pb_release(pb);
 	return hit;
+}
+
+/* ------------------------------------------------- whole-path cache */
+
+/* A file opened or mapped again (a program run again, a file read again)
+ * has the same path, so the same decision, while nothing its path is made
+ * of has changed. Each buffer keeps, per dentry (direct-mapped), the plain
+ * allows of the last decision of a file: the channels it allowed, under
+ * which tokens (the mount-prefix cache's: policy and serial, the task's
+ * mount namespace, rename_lock's and mount_lock's sequences, at most
+ * PCACHE_AGE old), for which mount and with which names. The part of the
+ * path above the file's mount is the mount-prefix cache's case. The names
+ * within the mount are the chain of dentries from the file up to the
+ * mount's root: while rename_lock's sequence holds, no dentry of it has
+ * changed name or parent, but a dentry freed and its memory reused by
+ * another name is not a rename. So the chain itself is the key: the
+ * address and the name's hash and length (d_name.hash_len, hashed by the
+ * filesystem with the parent's address as salt) of each dentry, mixed
+ * into one 64-bit digest (chain_digest). A reused address matches only
+ * when every dentry up to the mount's root is at the same address under a
+ * name of the same hash and length: the same path, short of a 32-bit
+ * collision under a salt no task can read. A hit needs nothing walked:
+ * the tokens, the chain (a few loads a name) and the entry. Only plain
+ * allows are kept: a deny or an audit is decided, counted and logged by
+ * the walk as before. */
+
+static __always_inline __u64 mix64(__u64 h)
+{
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdULL;
+	h ^= h >> 33;
+	h *= 0xc4ceb9fe1a85ec53ULL;
+	h ^= h >> 33;
+	return h;
+}
+
+/* The digest of the chain from d up to mroot (a dentry's address goes
+ * through pb->dw[0] to become a number: no pointer may be hashed); 0 when
+ * the chain is longer than WPC_DEPTH names or does not reach mroot. */
+static __noinline __u64 chain_digest(struct pathbuf *pb, const struct dentry *d,
+				     const struct dentry *mroot)
+{
+	__u64 h = 0x9e3779b97f4a7c15ULL;
+#pragma clang loop unroll(disable)
+	for (int k = 0; k < WPC_DEPTH; k++) {
+		if (d == mroot)
+			return h | 1;
+		const struct dentry *parent = d->d_parent;
+		if (!parent || parent == d)
+			return 0;   /* disconnected: its path is not the chain's */
+		pb->dw[0] = (__u64)d;
+		h = mix64(h ^ *(volatile __u64 *)&pb->dw[0]);
+		h = mix64(h ^ ((__u64)d->d_name.len << 32 | d->d_name.hash));
+		d = parent;
+	}
+	return 0;
+}
+
+/* What decide_obj asks of the whole-path cache: its channels (pb->ch0,
+ * ch1), the exec denies (pb->xden) and an exec open's memo bits. */
+static __always_inline __u32 wpc_want(struct pathbuf *pb)
+{
+	return 1u << (pb_flag(&pb->ch0) & 7) | 1u << (pb_flag(&pb->ch1) & 7) |
+	       (pb_flag(&pb->xden) ? WPC_XDEN : 0) | (pb_flag(&pb->x_open) ? WPC_XM : 0);
+}
+
+/* Whether the whole-path cache allows what decide_obj asks of dentry de on
+ * mount vm (pb's tokens read, pb->dir known); an exec open's memo is then
+ * kept from the entry. Sets this run's key for wpc_store. */
+static __always_inline int wpc_hit(struct pathbuf *pb, __u32 policy, const struct dentry *de,
+				   const struct vfsmount *vm)
+{
+	pb->w_dig = 0;
+	if (!pb_flag(&pb->c_ok))
+		return 0;
+	__u64 dig = chain_digest(pb, de, vm->mnt_root);
+	if (!dig)
+		return 0;
+	pb->w_dig = dig;
+	pb->w_dentry = (__u64)de;
+	pb->w_mnt = (__u64)vm;
+	pb->w_dir = pb->dir;
+	__u64 k = *(volatile __u64 *)&pb->w_dentry, m = *(volatile __u64 *)&pb->w_mnt;
+	__u32 i = ((k >> 6) ^ (k >> 12)) & (WPC_N - 1), want = wpc_want(pb);
+	pb->w_idx = i;
+	struct wpc *e = &pb->wp[i];
+	if (e->dentry != k || e->mnt != m || e->dig != dig || e->dir != pb->w_dir ||
+	    (want & ~e->ok) || e->policy != policy || e->serial != pb->c_serial ||
+	    e->ns != pb->c_ns || e->ns_seq != pb->c_ns_seq || e->ns_event != pb->c_ns_event ||
+	    e->rseq != pb->c_rseq || e->mseq != pb->c_mseq || pb->c_now - e->born > PCACHE_AGE)
+		return 0;
+	if (want & WPC_XM)
+		exec_memo_put(pb, policy, e->xm);
+	return 1;
+}
+
+/* Keep a plain allow of what this run asked (xm: an exec open's memo bits)
+ * when its key was set and no token changed during its walk. */
+static __always_inline void wpc_store(struct pathbuf *pb, __u32 policy, __u32 xm)
+{
+	if (!*(volatile __u64 *)&pb->w_dig)
+		return;
+	struct wpc *e = &pb->wp[pb_flag(&pb->w_idx) & (WPC_N - 1)];
+	e->dentry = 0;
+	if (!tokens_unchanged(pb))
+		return;
+	e->mnt = pb->w_mnt;
+	e->dig = pb->w_dig;
+	e->dir = pb->w_dir;
+	e->ok = wpc_want(pb);
+	e->xm = xm;
+	e->policy = policy;
+	e->serial = pb->c_serial;
+	e->ns = pb->c_ns;
+	e->ns_seq = pb->c_ns_seq;
+	e->ns_event = pb->c_ns_event;
+	e->rseq = pb->c_rseq;
+	e->mseq = pb->c_mseq;
+	e->born = pb->c_now;
+	e->dentry = pb->w_dentry;
 }
 
 /* Whether every path gets ALLOW on channel ch: the worst entry (the most
@@ -1738,6 +1897,10 @@ static __always_inline int decide_obj(__u32 policy, const struct dentry *de,
 		 * later run reads */
 		load_fence(pb);
 		d = h->file;
+		if (wpc_hit(pb, policy, de, vm)) {
+			pb_release(pb);
+			return 0;
+		}
 		cache_use(pb, cache_lookup(pb, policy, vm), de, vm, policy, &d);
 	}
 	struct named o;
@@ -1776,9 +1939,12 @@ static __always_inline int decide_obj(__u32 policy, const struct dentry *de,
 	 * the walks' bpf_loops, is one 6.1's verifier can lose (see walk_name),
 	 * and pruned to 0 it would turn every deny into an audit */
 	mode = pb_flag(&h->mode);
+	__u32 xm = 0;
 	if (pb_flag(&pb->x_open))
-		exec_memo_store(pb, policy, &d, &o, mode);
+		xm = exec_memo_store(pb, policy, &d, &o, mode);
 	if (POLC_DEC_VERDICT(polc_apply_mode(mode, best)) == POLC_V_ALLOW) {
+		if (cached && !o.worst)
+			wpc_store(pb, policy, xm);
 		pb_release(pb);   /* finish() neither counts nor logs an allow */
 		return 0;
 	}
