@@ -98,6 +98,8 @@ const bseries *br_find(const bresults *r, const char *env, const char *section,
 /* The raw table: tab-separated lines, for the lab to hand back. */
 void br_write_raw(const bresults *r, buf *out);
 int br_read_raw(bresults *r, const char *text);
+/* Read the raw table at path into r: 0, or -1 once stderr says why. */
+int br_load(const char *path, bresults *r);
 
 double br_median(const double *v, size_t n);
 /* Is a higher value better (throughput) for this unit? */

@@ -233,61 +233,72 @@ void bench_checkpoint(const bench_opts *o, const bresults *r)
 
 /* What one of several merged tables holds, for the report's head: when
  * it ran and which sections it measured where. */
-static void merged_note(bresults *r, size_t i, const char *path, const char *text)
+static void merged_note(bresults *r, size_t i, const char *path, const bresults *t)
 {
-	bresults t;
-	br_init(&t);
-	br_read_raw(&t, text);
 	buf b;
 	buf_init(&b);
 	const char *base = strrchr(path, '/');
 	buf_printf(&b, "%s:", base ? base + 1 : path);
-	for (size_t k = 0; k < t.n; k++) {
+	for (size_t k = 0; k < t->n; k++) {
 		bool seen = false;
 		for (size_t j = 0; j < k && !seen; j++)
-			seen = !strcmp(t.s[j].env, t.s[k].env) && !strcmp(t.s[j].section, t.s[k].section);
+			seen = !strcmp(t->s[j].env, t->s[k].env) &&
+			       !strcmp(t->s[j].section, t->s[k].section);
 		if (!seen)
-			buf_printf(&b, " %s %s,", t.s[k].env, t.s[k].section);
+			buf_printf(&b, " %s %s,", t->s[k].env, t->s[k].section);
 	}
 	if (b.len && b.data[b.len - 1] == ',')
 		b.len--;
 	static const char *const envs[] = { "native", "lab-host" };
 	for (size_t e = 0; e < 2; e++) {
-		const char *st = br_get(&t, envs[e], "started");
-		const char *fin = br_get(&t, envs[e], "finished");
-		const char *w = br_get(&t, envs[e], "wall_seconds");
+		const char *st = br_get(t, envs[e], "started");
+		const char *fin = br_get(t, envs[e], "finished");
+		const char *w = br_get(t, envs[e], "wall_seconds");
 		if (st)
 			buf_printf(&b, "; %s started %s, %s%s", envs[e], st,
 				   fin ? "finished " : "cut short (no finish recorded)", fin ? fin : "");
 		if (w)
 			buf_printf(&b, " (%s s)", w);
 	}
-	const char *cmd = br_get(&t, "run", "command");
+	const char *cmd = br_get(t, "run", "command");
 	if (cmd)
 		buf_printf(&b, "; `%s`", cmd);
 	char key[32];
 	snprintf(key, sizeof key, "merged.%zu", i + 1);
 	br_note(r, "run", key, "%s", buf_cstr(&b));
 	buf_free(&b);
-	br_free(&t);
+}
+
+/* Add t to r as reading t's raw text into r would: notes replaced or
+ * appended, values appended to their series. */
+static void merge(bresults *r, const bresults *t)
+{
+	for (size_t i = 0; i < t->nn; i++)
+		br_note(r, t->notes[i].env, t->notes[i].key, "%s", t->notes[i].value);
+	for (size_t i = 0; i < t->n; i++) {
+		const bseries *s = &t->s[i];
+		for (size_t j = 0; j < s->n; j++)
+			br_add(r, s->env, s->section, s->backend, s->scenario, s->metric, s->unit,
+			       s->v[j]);
+	}
 }
 
 /* Merge one table into r; a section's start or end stamp that both have
  * keeps both ("A and B"): its rounds came from each run. */
-static int keep_starts(bresults *r, const char *text)
+static void keep_starts(bresults *r, const bresults *t)
 {
 	size_t n = r->nn;
 	char **old = xcalloc(n + 1, sizeof *old);
 	for (size_t i = 0; i < n; i++)
 		old[i] = xstrdup(r->notes[i].value);
-	int rc = br_read_raw(r, text);
+	merge(r, t);
 	for (size_t i = 0; i < n; i++) {
 		const char *k = r->notes[i].key;
 		size_t kl = strlen(k);
 		bool stamp = (kl > 6 && !strcmp(k + kl - 6, ".start")) ||
 			     (kl > 4 && !strcmp(k + kl - 4, ".end"));
-		if (rc == 0 && stamp &&
-		    strcmp(old[i], r->notes[i].value) && !strstr(old[i], r->notes[i].value)) {
+		if (stamp && strcmp(old[i], r->notes[i].value) &&
+		    !strstr(old[i], r->notes[i].value)) {
 			char *env = xstrdup(r->notes[i].env), *key = xstrdup(k);
 			br_note(r, env, key, "%s and %s", old[i], r->notes[i].value);
 			free(env);
@@ -296,35 +307,30 @@ static int keep_starts(bresults *r, const char *text)
 		free(old[i]);
 	}
 	free(old);
-	return rc;
 }
 
 /* --report-from RAW...: the outputs again from saved tables (merged: e.g. a
  * native run and a --vm-only run), measuring nothing. */
 static int rerender(const bench_opts *o)
 {
-	diag_ctx d;
-	diag_init(&d);
 	bresults r;
 	br_init(&r);
 	int rc = 0;
 	for (size_t i = 0; i < o->nreport_from && !rc; i++) {
-		src_file *f = diag_read_file(&d, o->report_from[i], src_loc_none());
-		if (!f) {
-			diag_print(&d, stderr, false);
+		bresults t;
+		br_init(&t);
+		if (br_load(o->report_from[i], &t) < 0) {
 			rc = 3;
-		} else if (keep_starts(&r, f->text) < 0) {
-			fprintf(stderr, "polc bench: %s is not a polc bench raw table\n",
-				o->report_from[i]);
-			rc = 3;
-		} else if (o->nreport_from > 1) {
-			merged_note(&r, i, o->report_from[i], f->text);
+		} else {
+			keep_starts(&r, &t);
+			if (o->nreport_from > 1)
+				merged_note(&r, i, o->report_from[i], &t);
 		}
+		br_free(&t);
 	}
 	if (!rc)
 		rc = outputs(o, &r) ? 3 : 0;
 	br_free(&r);
-	diag_free(&d);
 	return rc;
 }
 

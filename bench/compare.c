@@ -10,10 +10,8 @@
  * results file regenerated from two runs (issue #16: two runs agree).
  */
 #include "bench.h"
-#include "../base/diag.h"
 
 #include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,23 +23,6 @@ typedef struct {
 	const bseries *at;         /* where (A's series) */
 	double wa, wb;             /* its medians in A and B */
 } tally;
-
-static int load(const char *path, bresults *r)
-{
-	diag_ctx d;
-	diag_init(&d);
-	src_file *f = diag_read_file(&d, path, src_loc_none());
-	int rc = 0;
-	if (!f) {
-		diag_print(&d, stderr, false);
-		rc = -1;
-	} else if (br_read_raw(r, f->text) < 0) {
-		fprintf(stderr, "polc bench: %s is not a polc bench raw table\n", path);
-		rc = -1;
-	}
-	diag_free(&d);
-	return rc;
-}
 
 static tally *tally_of(tally **t, size_t *n, const bseries *s)
 {
@@ -77,7 +58,7 @@ int bench_compare(const char *path_a, const char *path_b, double within, buf *ou
 	br_init(&a);
 	br_init(&b);
 	int rc = 3;
-	if (load(path_a, &a) < 0 || load(path_b, &b) < 0)
+	if (br_load(path_a, &a) < 0 || br_load(path_b, &b) < 0)
 		goto done;
 	tally *t = NULL;
 	size_t nt = 0, apart = 0;

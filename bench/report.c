@@ -28,12 +28,13 @@ static const char *env_title(const char *e)
 	return !strcmp(e, "lab") ? "lab (qemu TCG)" : e;
 }
 
+/* A cell's cost ratio to its section's baseline; false for the baseline
+ * itself (br_base_of), which no table has a cell for: the ratios are to it. */
 static bool ratio(const bresults *r, const char *env, const char *section, const char *backend,
 		  const char *scenario, const char *metric, double *m, double *lo, double *hi)
 {
 	const bseries *s = br_find(r, env, section, backend, scenario, metric);
-	const bseries *b = br_find(r, env, section, "-", br_base_scenario(section), metric);
-	return br_ratio(s, b, m, lo, hi);
+	return s && br_ratio(s, br_base_of(r, s), m, lo, hi);
 }
 
 /* A cell counts when its per-round ratios all lie within ±2 % of their
@@ -994,8 +995,10 @@ static void json_series(buf *out, const bresults *r, const bseries *s)
 	double m, lo, hi;
 	bool timed = !strcmp(s->section, "micro") || !strcmp(s->section, "redis") ||
 		     !strcmp(s->section, "pgbench") || !strcmp(s->section, "tracers");
+	/* Any backend's base-scenario series is left without a ratio, not only
+	 * the baseline's own (br_base_of). */
 	if (timed && strcmp(s->scenario, br_base_scenario(s->section)) &&
-	    ratio(r, s->env, s->section, s->backend, s->scenario, s->metric, &m, &lo, &hi)) {
+	    br_ratio(s, br_base_of(r, s), &m, &lo, &hi)) {
 		buf_puts(out, ", \"cost_ratio\": {\"median\": ");
 		json_num(out, m);
 		buf_puts(out, ", \"min\": ");

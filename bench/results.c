@@ -1,9 +1,11 @@
 /* results.c - the bench result table: series of per-round values, notes,
  * medians and paired ratios, and the raw text form the lab hands back. */
 #include "bench.h"
+#include "../base/diag.h"
 
 #include <math.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -170,6 +172,23 @@ int br_read_raw(bresults *r, const char *text)
 			read_values(r, f);
 	}
 	free(copy);
+	return rc;
+}
+
+int br_load(const char *path, bresults *r)
+{
+	diag_ctx d;
+	diag_init(&d);
+	src_file *f = diag_read_file(&d, path, src_loc_none());
+	int rc = 0;
+	if (!f) {
+		diag_print(&d, stderr, false);
+		rc = -1;
+	} else if (br_read_raw(r, f->text) < 0) {
+		fprintf(stderr, "polc bench: %s is not a polc bench raw table\n", path);
+		rc = -1;
+	}
+	diag_free(&d);
 	return rc;
 }
 

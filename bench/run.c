@@ -1237,6 +1237,8 @@ int bench_lab(const bench_opts *o, bresults *r)
 	bench_stamp(r, "lab", "lab", "end");
 	buf_free(&out);
 	av_free(&a);
+	/* Read quietly, not by br_load: a missing or torn table is the lab's
+	 * failure, told by its exit and its log's tail. */
 	diag_ctx d;
 	diag_init(&d);
 	src_file *f = diag_read_file(&d, raw, src_loc_none());

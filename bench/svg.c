@@ -34,7 +34,7 @@ static bar get(const bresults *r, const char *env, const char *backend, const ca
 {
 	bar b = { 0, 0, 0, false };
 	const bseries *x = br_find(r, env, c->section, backend, bench_scenarios[s], c->metric);
-	const bseries *base = br_find(r, env, c->section, "-", "NoProtect", c->metric);
+	const bseries *base = x ? br_base_of(r, x) : NULL;
 	b.ok = br_ratio(x, base, &b.m, &b.lo, &b.hi);
 	return b;
 }
