@@ -204,17 +204,22 @@ struct {
  * and what that path was walked under. */
 #define PCACHE_N 8   /* entries a buffer, direct-mapped by mount */
 #define PCACHE_AGE 1000   /* jiffies an entry is used at most: 1-10 s */
-struct pcache {
-	__u64 mnt;                 /* the vfsmount (0: empty) */
+/* The tokens a cache entry was stored under (ctok_put, ctok_holds). */
+struct ctok {
 	__u64 serial;              /* the policy's polc_fast serial */
 	__u64 ns, ns_seq, ns_event;   /* the task's mnt_namespace, its seq and event */
+	__u64 born;                /* bpf_jiffies64() when stored */
 	__u32 policy;
 	__u32 rseq, mseq;          /* rename_lock's and mount_lock's sequence */
+	__u32 pad;
+};
+
+struct pcache {
+	__u64 mnt;                 /* the vfsmount (0: empty) */
+	struct ctok t;
 	__u32 st, dead;            /* the DFA's state (its row) after the prefix;
 				      dead: 0, or the dead bit its walk stopped on */
 	__u32 plen, psteps;        /* the prefix's bytes and build_path steps */
-	__u32 pad;
-	__u64 born;                /* bpf_jiffies64() when stored */
 };
 
 /* The whole-path cache (see wpc_hit): a file's decision, kept per buffer
@@ -226,9 +231,7 @@ struct pcache {
 struct wpc {
 	__u64 dentry, mnt;         /* the file's dentry and vfsmount (0: empty) */
 	__u64 dig;                 /* chain_digest of its names within the mount */
-	__u64 serial, ns, ns_seq, ns_event;   /* as struct pcache's */
-	__u64 born;
-	__u32 policy, rseq, mseq;
+	struct ctok t;
 	__u32 ok;                  /* the channels (bit POLC_CH_*) and WPC_* allowed */
 	__u32 xm, dir;             /* XM_* of an exec open; the dentry was a directory */
 };
@@ -1490,6 +1493,29 @@ static __always_inline void cache_tokens(struct pathbuf *pb, __u32 policy)
 	pb->c_ok = 1;
 }
 
+/* Store this run's tokens (pb->c_*) and the policy in an entry's t. */
+static __always_inline void ctok_put(struct ctok *t, const struct pathbuf *pb, __u32 policy)
+{
+	t->policy = policy;
+	t->serial = pb->c_serial;
+	t->ns = pb->c_ns;
+	t->ns_seq = pb->c_ns_seq;
+	t->ns_event = pb->c_ns_event;
+	t->rseq = pb->c_rseq;
+	t->mseq = pb->c_mseq;
+	t->born = pb->c_now;
+}
+
+/* Whether an entry's tokens t are this run's, for policy, and t is young
+ * enough (PCACHE_AGE). */
+static __always_inline int ctok_holds(const struct ctok *t, const struct pathbuf *pb,
+				      __u32 policy)
+{
+	return t->policy == policy && t->serial == pb->c_serial && t->ns == pb->c_ns &&
+	       t->ns_seq == pb->c_ns_seq && t->ns_event == pb->c_ns_event &&
+	       t->rseq == pb->c_rseq && t->mseq == pb->c_mseq && pb->c_now - t->born <= PCACHE_AGE;
+}
+
 /* The entry of mount vm valid under this run's tokens, or NULL. */
 static __always_inline struct pcache *cache_lookup(struct pathbuf *pb, __u32 policy,
 						   const struct vfsmount *vm)
@@ -1500,9 +1526,7 @@ static __always_inline struct pcache *cache_lookup(struct pathbuf *pb, __u32 pol
 	__u32 i = ((m >> 6) ^ (m >> 12)) & (PCACHE_N - 1);
 	pb->c_idx = i;
 	struct pcache *e = &pb->pc[i];
-	if (!pb->c_ok || e->mnt != m || e->policy != policy || e->serial != pb->c_serial ||
-	    e->ns != pb->c_ns || e->ns_seq != pb->c_ns_seq || e->ns_event != pb->c_ns_event ||
-	    e->rseq != pb->c_rseq || e->mseq != pb->c_mseq || pb->c_now - e->born > PCACHE_AGE)
+	if (!pb->c_ok || e->mnt != m || !ctok_holds(&e->t, pb, policy))
 		return 0;
 	return e;
 }
@@ -1544,18 +1568,11 @@ static __always_inline void cache_store(struct pathbuf *pb, const struct walk *w
 	e->mnt = 0;
 	if (w->fail)
 		return;
-	e->policy = w->policy;
-	e->serial = pb->c_serial;
-	e->ns = pb->c_ns;
-	e->ns_seq = pb->c_ns_seq;
-	e->ns_event = pb->c_ns_event;
-	e->rseq = pb->c_rseq;
-	e->mseq = pb->c_mseq;
+	ctok_put(&e->t, pb, w->policy);
 	e->st = w->st;
 	e->dead = w->dead ? w->dead_bit : 0;   /* dead for which channels */
 	e->plen = plen;
 	e->psteps = pb->c_psteps;
-	e->born = pb->c_now;
 	e->mnt = pb->c_mnt;
 }
 
@@ -1792,9 +1809,7 @@ static __always_inline int wpc_hit(struct pathbuf *pb, __u32 policy, const struc
 	pb->w_idx = i;
 	struct wpc *e = &pb->wp[i];
 	if (e->dentry != k || e->mnt != m || e->dig != dig || e->dir != pb->w_dir ||
-	    (want & ~e->ok) || e->policy != policy || e->serial != pb->c_serial ||
-	    e->ns != pb->c_ns || e->ns_seq != pb->c_ns_seq || e->ns_event != pb->c_ns_event ||
-	    e->rseq != pb->c_rseq || e->mseq != pb->c_mseq || pb->c_now - e->born > PCACHE_AGE)
+	    (want & ~e->ok) || !ctok_holds(&e->t, pb, policy))
 		return 0;
 	if (want & WPC_XM)
 		exec_memo_put(pb, policy, e->xm);
@@ -1816,14 +1831,7 @@ static __always_inline void wpc_store(struct pathbuf *pb, __u32 policy, __u32 xm
 	e->dir = pb->w_dir;
 	e->ok = wpc_want(pb);
 	e->xm = xm;
-	e->policy = policy;
-	e->serial = pb->c_serial;
-	e->ns = pb->c_ns;
-	e->ns_seq = pb->c_ns_seq;
-	e->ns_event = pb->c_ns_event;
-	e->rseq = pb->c_rseq;
-	e->mseq = pb->c_mseq;
-	e->born = pb->c_now;
+	ctok_put(&e->t, pb, policy);
 	e->dentry = pb->w_dentry;
 }
 
