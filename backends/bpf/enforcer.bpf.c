@@ -228,6 +228,8 @@ struct pcache {
 #define WPC_DEPTH 16     /* names within the mount a path kept may have */
 #define WPC_XDEN (1u << 8)   /* ok: the exec channel's denies too (exec_denies) */
 #define WPC_XM (1u << 9)     /* ok: xm holds an exec open's memo bits */
+_Static_assert(POLC_NCHAN <= 8, "wpc_want: a channel's bit is below WPC_XDEN");
+#define DCACHE_OP_HASH_ 0x1u   /* dentry d_flags: its filesystem hashes names (d_op->d_hash) */
 struct wpc {
 	__u64 dentry, mnt;         /* the file's dentry and vfsmount (0: empty) */
 	__u64 dig;                 /* chain_digest of its names within the mount */
@@ -1738,12 +1740,19 @@ static __always_inline int exec_memo_hit(__u32 policy, const struct file *file, 
  * mount's root: while rename_lock's sequence holds, no dentry of it has
  * changed name or parent, but a dentry freed and its memory reused by
  * another name is not a rename. So the chain itself is the key: the
- * address and the name's hash and length (d_name.hash_len, hashed by the
- * filesystem with the parent's address as salt) of each dentry, mixed
- * into one 64-bit digest (chain_digest). A reused address matches only
- * when every dentry up to the mount's root is at the same address under a
- * name of the same hash and length: the same path, short of a 32-bit
- * collision under a salt no task can read. A hit needs nothing walked:
+ * address and the name's hash and length of each dentry (d_name, hashed
+ * with the parent's address as salt by the kernel's word-at-a-time hash),
+ * mixed into one 64-bit digest (chain_digest). A reused address matches
+ * only when every dentry up to the mount's root is at the same address
+ * under a name of the same hash and length: the same path, short of a
+ * 32-bit collision under a salt no task can read. Not every name hash is
+ * that one: a filesystem that hashes names itself (DCACHE_OP_HASH:
+ * casefolded directories, vfat, exfat, cifs nocase, ...) uses the
+ * byte-at-a-time hash, in which the salt cancels out and names of one
+ * length collide at will ("a~" and "bs"), as does every name on an
+ * architecture without word-at-a-time access; an O_TMPFILE's name ("#ino")
+ * keeps hash 0. A path through any such name is never kept. A hit needs
+ * nothing walked:
  * the tokens, the chain (a few loads a name) and the entry. Only plain
  * allows are kept: a deny or an audit is decided, counted and logged by
  * the walk as before. */
@@ -1765,6 +1774,9 @@ static __noinline __u64 chain_digest(struct pathbuf *pb, const struct dentry *d,
 				     const struct dentry *mroot)
 {
 	__u64 h = 0x9e3779b97f4a7c15ULL;
+#if !defined(__TARGET_ARCH_x86) && !defined(__TARGET_ARCH_arm64)
+	return 0;   /* full_name_hash may be the byte hash: see wpc_hit */
+#endif
 #pragma clang loop unroll(disable)
 	for (int k = 0; k < WPC_DEPTH; k++) {
 		if (d == mroot)
@@ -1772,9 +1784,12 @@ static __noinline __u64 chain_digest(struct pathbuf *pb, const struct dentry *d,
 		const struct dentry *parent = d->d_parent;
 		if (!parent || parent == d)
 			return 0;   /* disconnected: its path is not the chain's */
+		__u32 len = d->d_name.len, hash = d->d_name.hash;
+		if ((d->d_flags & DCACHE_OP_HASH_) || !hash)
+			return 0;   /* a hash anyone can collide, or none */
 		pb->dw[0] = (__u64)d;
 		h = mix64(h ^ *(volatile __u64 *)&pb->dw[0]);
-		h = mix64(h ^ ((__u64)d->d_name.len << 32 | d->d_name.hash));
+		h = mix64(h ^ ((__u64)len << 32 | hash));
 		d = parent;
 	}
 	return 0;
