@@ -1518,6 +1518,14 @@ static __always_inline int ctok_holds(const struct ctok *t, const struct pathbuf
 	       t->rseq == pb->c_rseq && t->mseq == pb->c_mseq && pb->c_now - t->born <= PCACHE_AGE;
 }
 
+/* The slot of a direct-mapped cache of n entries (a power of two) that
+ * kernel address a keeps: slab objects are at least 64 bytes apart, so the
+ * bits above 6 tell neighbours apart, and those above 12 pages. */
+static __always_inline __u32 slot_of(__u64 a, __u32 n)
+{
+	return ((a >> 6) ^ (a >> 12)) & (n - 1);
+}
+
 /* The entry of mount vm valid under this run's tokens, or NULL. */
 static __always_inline struct pcache *cache_lookup(struct pathbuf *pb, __u32 policy,
 						   const struct vfsmount *vm)
@@ -1525,7 +1533,7 @@ static __always_inline struct pcache *cache_lookup(struct pathbuf *pb, __u32 pol
 	pb->c_mnt = (__u64)vm;
 	/* read back from map memory: a number now (no pointer may be hashed) */
 	__u64 m = *(volatile __u64 *)&pb->c_mnt;
-	__u32 i = ((m >> 6) ^ (m >> 12)) & (PCACHE_N - 1);
+	__u32 i = slot_of(m, PCACHE_N);
 	pb->c_idx = i;
 	struct pcache *e = &pb->pc[i];
 	if (!pb->c_ok || e->mnt != m || !ctok_holds(&e->t, pb, policy))
@@ -1752,8 +1760,7 @@ static __always_inline int exec_memo_hit(__u32 policy, const struct file *file, 
  * length collide at will ("a~" and "bs"), as does every name on an
  * architecture without word-at-a-time access; an O_TMPFILE's name ("#ino")
  * keeps hash 0. A path through any such name is never kept. A hit needs
- * nothing walked:
- * the tokens, the chain (a few loads a name) and the entry. Only plain
+ * nothing walked: the tokens, the chain (a few loads a name) and the entry. Only plain
  * allows are kept: a deny or an audit is decided, counted and logged by
  * the walk as before. */
 
@@ -1820,7 +1827,7 @@ static __always_inline int wpc_hit(struct pathbuf *pb, __u32 policy, const struc
 	pb->w_mnt = (__u64)vm;
 	pb->w_dir = pb->dir;
 	__u64 k = *(volatile __u64 *)&pb->w_dentry, m = *(volatile __u64 *)&pb->w_mnt;
-	__u32 i = ((k >> 6) ^ (k >> 12)) & (WPC_N - 1), want = wpc_want(pb);
+	__u32 i = slot_of(k, WPC_N), want = wpc_want(pb);
 	pb->w_idx = i;
 	struct wpc *e = &pb->wp[i];
 	if (e->dentry != k || e->mnt != m || e->dig != dig || e->dir != pb->w_dir ||
@@ -1914,10 +1921,10 @@ static __always_inline int decide_obj(__u32 policy, const struct dentry *de,
 		/* the tokens' loads before the entry's and the walk's (a full
 		 * barrier: weakly ordered CPUs; cache_prepare_store orders the
 		 * re-check), and the DFA's header again, after the policy's
-		 * serial: the loader rewrites a reused id's window front to
-		 * back, serial last, so a state walked with an old header over
-		 * new words can only be stored under the old serial, which no
-		 * later run reads */
+		 * serial: the loader rewrites a reused id's window with serial
+		 * 0 first and its fresh serial only after (write_window), so a
+		 * state walked with an old header over new words can only be
+		 * stored under the old serial or 0, which no later run reads */
 		load_fence(pb);
 		d = h->file;
 		if (wpc_hit(pb, policy, de, vm)) {
