@@ -13,6 +13,7 @@
 #include <sys/file.h>
 #include <fcntl.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -642,14 +643,22 @@ static uint64_t policy_serial(void)
 
 /* The blob's first POLC_FAST_WORDS words, zero past its end, and a fresh
  * serial, as policy id's value in polc_fast (enforcer.bpf.c reads them
- * there). */
+ * there). Written twice: first with serial 0, which no run caches under,
+ * then, after a full fence, with the fresh serial. One update is one
+ * memcpy, whose stores other CPUs may see in any order (fast-string
+ * stores on x86, arm64's overlapping tail copies): a run still holding a
+ * reused id could see the fresh serial over some of the old policy's
+ * words and keep what it walked there under that serial. */
 static int write_window(int fd, const bpf_bundle *b, uint32_t id)
 {
 	struct polc_fast *f = xcalloc(1, sizeof *f);
 	size_t cnt = b->nwords < POLC_FAST_WORDS ? b->nwords : POLC_FAST_WORDS;
 	memcpy(f->w, b->w, cnt * 4);
-	f->serial = policy_serial();
 	int r = bpf_map_update_elem(fd, &id, f, BPF_ANY);
+	atomic_thread_fence(memory_order_seq_cst);   /* orders this CPU's stores, the kernel's too */
+	f->serial = policy_serial();
+	if (r == 0)
+		r = bpf_map_update_elem(fd, &id, f, BPF_ANY);
 	free(f);
 	return r;
 }
