@@ -5,8 +5,9 @@
 #   enforcer's programs, read off its object ENFORCER_OBJ) cost
 #   the micro tests and redis-benchmark, against no enforcer, for one
 #   scenario (a preset RULE of rules/presets.pol, runtime-default unless
-#   given). The floor attaches exactly the programs polc's enforcer attaches
-#   for the scenario's policy (read off its pinned links once, first).
+#   given, or a policy file RULE such as rules1.pol). The floor attaches
+#   exactly the programs polc's enforcer attaches for the scenario's policy
+#   (read off its pinned links once, first).
 #   Each round runs every configuration once, starting at a different one,
 #   each in a fresh cgroup one level below the root, as polc bench places
 #   them (bench/run.c) and as polc run --target bpf places its command: a
@@ -40,7 +41,11 @@ trap cleanup EXIT
 trap 'exit 143' INT TERM
 echo 0 >/proc/sys/kernel/randomize_va_space || exit 3
 cp "$MICRO" "$W/micro" || exit 3
-printf 'policy floor_scenario { use %s; }\n' "$RULE" >"$W/s.pol"
+if [ -f "$RULE" ]; then   # a policy file (the rule-count series': floor-rules1.pol)
+	cp "$RULE" "$W/s.pol" || exit 3
+else
+	printf 'policy floor_scenario { use %s; }\n' "$RULE" >"$W/s.pol"
+fi
 "$P" build --target bpf --allow-partial "$W/s.pol" -o "$W/s.bundle" 2>/dev/null || exit 3
 
 # The programs the scenario's enforcer attaches: its pinned links.

@@ -5,7 +5,11 @@ configuration against the same round's "none") and their range, over the
 rounds of every OUT given (each a lab boot). Time per operation (micro) is
 a ratio as it is; requests per second (redis) are inverted, so that above
 1 is always slower. With two or more OUTs, a last column gives the largest
-difference between the boots' own medians in that row."""
+difference between the boots' own medians in that row. A second table
+sets the floor and polc's enforcer against AppArmor round by round (each
+against the same round's AppArmor), in bold where every round agrees: a
+cell whose floor is dearer than AppArmor in every round no BPF LSM
+enforcer with those hooks can make cheaper."""
 import statistics
 import sys
 from collections import defaultdict
@@ -24,8 +28,8 @@ for path in sys.argv[1:]:
 CFGS = ("floor", "bpf", "apparmor")
 
 
-def ratios(kind, test, cfg, only=None):
-    base, v = val[(kind, test, "none")], val.get((kind, test, cfg), {})
+def ratios(kind, test, cfg, only=None, against="none"):
+    base, v = val[(kind, test, against)], val.get((kind, test, cfg), {})
     return [(v[k] / base[k]) if kind == "micro" else (base[k] / v[k])
             for k in v if k in base and (only is None or k[0] == only)]
 
@@ -56,3 +60,20 @@ for kind, test in tests:
     if runs > 1:
         cells.append(spread(kind, test))
     print("| %s %s | %s |" % (kind, test, " | ".join(cells)))
+
+
+def paired(kind, test, cfg):
+    """cfg against AppArmor round by round: median [range], in bold when
+    every round is on the same side of 1."""
+    rs = ratios(kind, test, cfg, against="apparmor")
+    if not rs:
+        return "–"
+    cell = "%.4f [%.4f–%.4f] (%d)" % (statistics.median(rs), min(rs), max(rs), len(rs))
+    return "**%s**" % cell if min(rs) > 1 or max(rs) < 1 else cell
+
+
+print()
+print("| test | floor / apparmor | bpf / apparmor |")
+print("|---|---|---|")
+for kind, test in tests:
+    print("| %s %s | %s | %s |" % (kind, test, paired(kind, test, "floor"), paired(kind, test, "bpf")))
