@@ -1812,7 +1812,12 @@ static __always_inline __u32 wpc_want(struct pathbuf *pb)
 
 /* Whether the whole-path cache allows what decide_obj asks of dentry de on
  * mount vm (pb's tokens read, pb->dir known); an exec open's memo is then
- * kept from the entry. Sets this run's key for wpc_store. */
+ * kept from the entry. Sets this run's key for wpc_store. The tokens are
+ * not read again after the chain, as the walk's are not after its walk: a
+ * rename while the chain is read can make it match one that held link by
+ * link rather than at one instant, but only by moving the file's own
+ * directories, which whoever can do so can do before the open, to the
+ * same effect. */
 static __always_inline int wpc_hit(struct pathbuf *pb, __u32 policy, const struct dentry *de,
 				   const struct vfsmount *vm)
 {
