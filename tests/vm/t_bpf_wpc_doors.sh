@@ -22,9 +22,14 @@
 #     before the chroot is still allowed. Naming from the task's root gives
 #     "ok".
 #  4. a mount namespace (unshare -m) whose child bind-mounts the allowed
-#     directory into the denied tree and opens the kept file there; and a
-#     process keeping a directory of its old namespace across unshare(2),
-#     whose kept file through it must be decided as a cold open of it is.
+#     directory into the denied tree and opens the kept file there, before
+#     and after opening it at its allowed path; a process keeping a
+#     directory of its old namespace across unshare(2), whose kept file
+#     through it must be decided as a cold open of it is (no path in the new
+#     namespace: fail closed); and the same across setns(2) into a
+#     namespace made before the run (its descriptor inherited), which
+#     changes no mount: only the namespace token tells the old entry from
+#     this open.
 #  5. renameat2(RENAME_EXCHANGE) of a kept allowed file and a denied one
 #     (d_exchange swaps the dentries' names and parents); /proc/self/fd
 #     reopen of an O_PATH descriptor (no file_open of its own) of a hard
@@ -50,7 +55,7 @@ bad=0
 check() { # name want got
 	if [ "$2" = "$3" ]; then echo "ok   $1: $3"; else echo "FAIL $1: want $2, got $3"; bad=1; fi
 }
-for f in ok/u1 ok/u2 ok/u3 ok/x ok/p ok/q ok/c ok/n ok/t deny/u0 deny/y deny/lower/o; do
+for f in ok/u1 ok/u2 ok/u3 ok/x ok/p ok/q ok/c ok/n ok/t ok/s deny/u0 deny/y deny/lower/o; do
 	echo x >$L/$f
 done
 echo y >$L/deny/y
@@ -82,7 +87,7 @@ $D say uring-cold uring $L/deny/u0 uring-async $L/deny/u0 \
    say uring-ok uring $L/ok/u1 uring-async $L/ok/u1 \
    say uring-link open $L/ok/u2 ask "ln $L/ok/u2 $L/deny/u2" uring $L/deny/u2 uring-async $L/deny/u2 uring $L/ok/u2 \
    say uring-kept uring-async $L/ok/u3 ask "mv $L/ok/u3 $L/deny/u3" uring $L/deny/u3 open $L/deny/u3 \
-   say bind open $L/m/ok/b open $L/deny/m/ok/b uring $L/deny/m/ok/b open $L/m/ok/b \
+   say bind open $L/m/ok/b open $L/deny/m/ok/b uring $L/deny/m/ok/b uring-async $L/deny/m/ok/b open $L/m/ok/b \
    say clone open $L/m/ok/b open $L/deny/m2/ok/b \
    say tree open $L/m/ok/b tree $L/m at ok/b \
    say xchg open $L/ok/x ask "$D xchg $L/ok/x $L/deny/y" open $L/deny/y open $L/ok/x \
@@ -92,19 +97,27 @@ $D say uring-cold uring $L/deny/u0 uring-async $L/deny/u0 \
 $D say chroot open $L/ok/c open $L/deny/c chroot $L open /ok/c open /deny/c chroot /ok open /c
 $D say chroot-deny open $L/ok/c chroot $L/deny open /c
 $D say ns-keep open $L/ok/n
-unshare -m sh -c "mount --bind $L/ok $L/deny/nb && $D say ns open $L/ok/n open $L/deny/nb/n"
+unshare -m sh -c "mount --bind $L/ok $L/deny/nb && $D say ns open $L/deny/nb/n open $L/ok/n open $L/deny/nb/n"
 $D say ns-fd open $L/ok/t dir $L/ok at t unshare at t open $L/ok/t
 $D say ns-fd-cold dir $L/ok unshare at t
+$D say setns open $L/ok/s dir $L/ok at s setns 9 at s open $L/ok/s
 SH
+# a namespace to enter (setns), made before the run, as descriptor 9: the
+# enforcer refuses a confined open of /proc/PID/ns/mnt (see wpc_doors.c)
+unshare -m sleep 300 &
+nsholder=$!
+sleep 1
+exec 9</proc/$nsholder/ns/mnt
 "$POLC" run --target bpf $L/p.pol -- taskset -c 0 sh $L/confined.sh >$L/out 2>$L/err
-kill $actor 2>/dev/null
+exec 9<&-
+kill $actor $nsholder 2>/dev/null
 cat $L/out $L/err
 got() { sed -n "s/^$1 //p" $L/out; }
 check "io_uring: a denied file, cold (inline, worker)" "EPERM EPERM" "$(got uring-cold)"
 check "io_uring: an allowed file (inline, worker)" "ok ok" "$(got uring-ok)"
 check "io_uring: a kept file's hard link in the denied tree" "ok ok EPERM EPERM ok" "$(got uring-link)"
 check "io_uring: kept by a worker, renamed into the denied tree" "ok ok EPERM EPERM" "$(got uring-kept)"
-check "a bind mount of the kept file's mount in the denied tree" "ok EPERM EPERM ok" "$(got bind)"
+check "a bind mount of the kept file's mount in the denied tree (open, io_uring inline, worker)" "ok EPERM EPERM EPERM ok" "$(got bind)"
 check "an open_tree clone moved into the denied tree" "ok EPERM" "$(got clone)"
 check "a detached open_tree clone (fail closed)" "ok ok EPERM" "$(got tree)"
 check "RENAME_EXCHANGE of a kept file and a denied one" "ok ok EPERM ok" "$(got xchg)"
@@ -118,8 +131,9 @@ fi
 check "chroot: named from the namespace's root" "ok EPERM ok ok EPERM ok ok" "$(got chroot)"
 check "chroot into the denied tree" "ok ok EPERM" "$(got chroot-deny)"
 check "a kept file, for the next namespace's child" "ok" "$(got ns-keep)"
-check "unshare -m: the kept file bind-mounted into the denied tree" "ok EPERM" "$(got ns)"
+check "unshare -m: the kept file bind-mounted into the denied tree" "EPERM ok EPERM" "$(got ns)"
 cold=$(got ns-fd-cold | cut -d' ' -f3)
 check "a kept file through the old namespace's directory, as cold" "ok ok ok ok $cold ok" "$(got ns-fd)"
+check "the same across setns, no mount made" "ok ok ok ok $cold ok" "$(got setns)"
 [ $bad = 0 ] && echo ALL-OK
 exit $bad
