@@ -14,6 +14,8 @@
  *                   (the submitting task, LOOKUP_CACHED)
  *   uring-async P   the same with IOSQE_ASYNC: an io-wq worker thread
  *                   (pinned to CPU 0 by IORING_REGISTER_IOWQ_AFF)
+ *   uring-sqpoll P  the same taken by the ring's SQPOLL kernel thread
+ *                   (on CPU 0: IORING_SETUP_SQ_AFF)
  *   dir P           keep P (O_PATH|O_DIRECTORY) as the directory of "at"
  *   at NAME         openat(that directory, NAME, O_RDONLY)
  *   opath P         keep P opened O_PATH (no file_open) for "proc"
@@ -70,11 +72,15 @@ static int closed(int fd)
 	return 0;
 }
 
-/* One IORING_OP_OPENAT of path, flags sqe_flags; returns 0 or an errno. */
-static int uring_open(const char *path, unsigned sqe_flags)
+/* One IORING_OP_OPENAT of path, flags sqe_flags, by a ring made with
+ * setup flags; returns 0 or an errno. */
+static int uring_open(const char *path, unsigned sqe_flags, unsigned setup)
 {
 	struct io_uring_params p;
 	memset(&p, 0, sizeof p);
+	p.flags = setup;
+	p.sq_thread_cpu = 0;
+	p.sq_thread_idle = 1000;
 	int fd = (int)syscall(__NR_io_uring_setup, 1, &p);
 	if (fd < 0)
 		return errno;
@@ -101,7 +107,9 @@ static int uring_open(const char *path, unsigned sqe_flags)
 	((unsigned *)(sq + p.sq_off.array))[0] = 0;
 	__atomic_store_n(tail, *tail + 1, __ATOMIC_RELEASE);
 	int e = 0;
-	if (syscall(__NR_io_uring_enter, fd, 1, 1, IORING_ENTER_GETEVENTS, NULL, 0) < 0) {
+	/* with SQPOLL the kernel thread takes the entry: enter only waits */
+	unsigned enter = IORING_ENTER_GETEVENTS | (setup ? IORING_ENTER_SQ_WAKEUP : 0);
+	if (syscall(__NR_io_uring_enter, fd, setup ? 0 : 1, 1, enter, NULL, 0) < 0) {
 		e = errno;
 	} else {
 		unsigned head = __atomic_load_n((unsigned *)(cq + p.cq_off.head), __ATOMIC_ACQUIRE);
@@ -186,9 +194,11 @@ static int step(char **a, int n)
 	else if (!strcmp(s, "write"))
 		e = closed(open(p, O_WRONLY));
 	else if (!strcmp(s, "uring"))
-		e = uring_open(p, 0);
+		e = uring_open(p, 0, 0);
 	else if (!strcmp(s, "uring-async"))
-		e = uring_open(p, IOSQE_ASYNC);
+		e = uring_open(p, IOSQE_ASYNC, 0);
+	else if (!strcmp(s, "uring-sqpoll"))
+		e = uring_open(p, 0, IORING_SETUP_SQPOLL | IORING_SETUP_SQ_AFF);
 	else if (!strcmp(s, "dir"))
 		e = (dirfd_ = open(p, O_PATH | O_DIRECTORY)) < 0 ? errno : 0;
 	else if (!strcmp(s, "at"))
