@@ -29,6 +29,8 @@
  *                   as the directory of "at"
  *   ask CMD         write CMD to ./go, wait for a line on ./done (another,
  *                   unconfined process acts meanwhile)
+ *   in-root D P     openat2(D, P, RESOLVE_IN_ROOT): P looked up with D as
+ *                   its root, as chroot(D) would (D kept open, O_PATH)
  *   xchg A B        renameat2(A, B, RENAME_EXCHANGE)
  *   clone S D       open_tree(S, OPEN_TREE_CLONE) + move_mount onto D
  */
@@ -36,6 +38,7 @@
 #include <fcntl.h>
 #include <linux/io_uring.h>
 #include <linux/mount.h>
+#include <linux/openat2.h>
 #include <sched.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -150,6 +153,17 @@ static int tree(const char *p)
 /* The descriptor comes from outside: the enforcer refuses a confined
  * task's open of any nsfs file (its dentry's name is "/": a pseudo name
  * with a slash, fail closed). */
+static int in_root(const char *d, const char *p)
+{
+	int dfd = open(d, O_PATH | O_DIRECTORY);
+	if (dfd < 0)
+		return errno;
+	struct open_how how = { .flags = O_RDONLY, .resolve = RESOLVE_IN_ROOT };
+	int e = closed((int)syscall(__NR_openat2, dfd, p, &how, sizeof how));
+	close(dfd);
+	return e;
+}
+
 static int enter_ns(const char *n)
 {
 	return setns(atoi(n), CLONE_NEWNS) ? errno : 0;
@@ -223,6 +237,8 @@ static int step(char **a, int n)
 		e = syscall(__NR_renameat2, AT_FDCWD, p, AT_FDCWD, a[2], RENAME_EXCHANGE) ? errno : 0;
 	else if (!strcmp(s, "clone"))
 		e = clone_to(p, a[2]);
+	else if (!strcmp(s, "in-root"))
+		e = in_root(p, a[2]);
 	if (e < 0)
 		return 0;
 	printf(" %s", ename(e));

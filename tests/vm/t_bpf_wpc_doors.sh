@@ -21,7 +21,8 @@
 #     vfsmount differs).
 #  3. chroot: paths are named from the namespace's root, so a denied file
 #     is refused as "/deny/c" and "/c" in a chroot, where an allowed one kept
-#     before the chroot is still allowed. Naming from the task's root gives
+#     before the chroot is still allowed; the same by openat2's
+#     RESOLVE_IN_ROOT. Naming from the task's (or the lookup's) root gives
 #     "ok".
 #  4. a mount namespace (unshare -m) whose child bind-mounts the allowed
 #     directory into the denied tree and opens the kept file there, before
@@ -105,6 +106,7 @@ $D say uring-cold uring $L/deny/u0 uring-async $L/deny/u0 uring-sqpoll $L/deny/u
 [ $ovl = yes ] && $D say ovl open $L/ok/ov/o write $L/ok/ov/o open $L/deny/lower/o
 $D say chroot open $L/ok/c open $L/deny/c chroot $L open /ok/c open /deny/c chroot /ok open /c
 $D say chroot-deny open $L/ok/c chroot $L/deny open /c
+$D say in-root open $L/ok/c in-root $L/deny /c in-root $L /deny/c in-root $L/ok /c
 $D say ns-keep open $L/ok/n
 unshare -m sh -c "mount --bind $L/ok $L/deny/nb && $D say ns open $L/deny/nb/n open $L/ok/n open $L/deny/nb/n"
 $D say ns-fd open $L/ok/t dir $L/ok at t unshare at t open $L/ok/t
@@ -139,6 +141,7 @@ else
 fi
 check "chroot: named from the namespace's root" "ok EPERM ok ok EPERM ok ok" "$(got chroot)"
 check "chroot into the denied tree" "ok ok EPERM" "$(got chroot-deny)"
+check "openat2 RESOLVE_IN_ROOT, the denied tree as root" "ok EPERM EPERM ok" "$(got in-root)"
 check "a kept file, for the next namespace's child" "ok" "$(got ns-keep)"
 check "unshare -m: the kept file bind-mounted into the denied tree" "EPERM ok EPERM" "$(got ns)"
 cold=$(got ns-fd-cold | cut -d' ' -f3)
