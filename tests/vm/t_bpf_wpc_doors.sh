@@ -8,10 +8,11 @@
 # broken enforcer would give "ok" where EPERM is wanted:
 #  1. io_uring IORING_OP_OPENAT, inline, in an io-wq worker (IOSQE_ASYNC,
 #     the worker pinned to CPU 0) and by an SQPOLL thread (on CPU 0): a
-#     denied file refused cold, an allowed one allowed; a kept file hard-linked (no rename: only the dentry key
-#     tells) or renamed into the denied tree, opened there by io_uring; an
-#     entry kept by io_uring, the file then renamed. A worker thread not
-#     seen as confined, or keyed apart from the task, gives "ok".
+#     denied file refused cold, an allowed one allowed; a kept file
+#     hard-linked (no rename: only the dentry key tells) into the denied
+#     tree, opened there by io_uring; an entry kept by a worker, the file
+#     then renamed into the denied tree. A thread of the ring not seen as
+#     confined, or keyed apart from the task, gives "ok".
 #  2. a tmpfs bind-mounted, and cloned by open_tree + move_mount, onto a
 #     path in the denied tree before the run: the same dentry under the same
 #     chain of names, only the vfsmount differs (mnt in the key); and a
