@@ -1265,6 +1265,14 @@ static long dwalk_step(__u64 i, void *vctx)
 		pos -= 1;
 		pb->p[pos & (POLC_PATH_MAX - 1)] = '/';
 	}
+	if (pseudo && len == 1 && pb->p[(pos + 1) & (POLC_PATH_MAX - 1)] == '/') {
+		/* d_alloc_anon's name: a dentry that is its own root and was
+		 * given none (nsfs: what /proc/PID/ns/... opens). No caller
+		 * chooses it (a memfd's is "memfd:..."): named "/", as a
+		 * nameless pipe is, not refused as a name with a '/' */
+		x->done = 1;
+		return 1;
+	}
 	pb->pos = pos;
 	x->dentry = parent;
 	if (pseudo) {
