@@ -1015,6 +1015,44 @@ static void warn_helpers(diag_ctx *d, const ir_policy *p)
 	buf_free(&open);
 }
 
+/* Entries of /proc that are links to a file (an open through one resolves
+ * to the file itself: a descriptor's, a namespace's, a task's root, working
+ * directory or program), and entries that are not. Every enforcer decides
+ * such an open by the path of the file it reaches (a namespace file, a pipe
+ * or a socket: "/"; docs/bpf-bundle.md), never by the link's name. */
+static const char *const proc_links[] = {
+	"/proc/1/fd/3", "/proc/self/fd/3", "/proc/thread-self/fd/3", "/proc/1/task/1/fd/3",
+	"/proc/1/ns/mnt", "/proc/self/ns/net", "/proc/1/task/1/ns/mnt", "/proc/1/root/etc/passwd",
+	"/proc/self/root/etc/passwd", "/proc/1/cwd/x",
+	"/proc/self/cwd/x", "/proc/self/exe", "/proc/1/map_files/400000-401000",
+};
+static const char *const proc_plain[] = { "/proc/1/status", "/proc/self/status",
+					  "/proc/1/task/1/status" };
+
+static bool glob_matches_any(const char *glob, const char *const *paths, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (glob_match(glob, paths[i]))
+			return true;
+	return false;
+}
+
+/* A file or exec statement that names only such links decides no open
+ * through them: its author likely meant the file behind (a ptrace read
+ * deny keeps other tasks' /proc entries closed: disallow-ptrace-read). */
+static void warn_proc_links(diag_ctx *d, const ir_policy *p)
+{
+	for (int dom = IR_FILE; dom <= IR_EXEC; dom++)
+		for (size_t i = 0; i < p->dom[dom].n; i++) {
+			const ir_stmt *s = &p->dom[dom].v[i];
+			if (glob_matches_any(s->u.file.glob, proc_links, sizeof proc_links / sizeof *proc_links) &&
+			    !glob_matches_any(s->u.file.glob, proc_plain, sizeof proc_plain / sizeof *proc_plain))
+				diag_warn(d, s->loc, "\"%s\" names links in /proc: an open through one is "
+					  "decided by the path of the file it leads to, so this statement "
+					  "decides no such open", s->u.file.glob);
+		}
+}
+
 static void warn_unreachable(diag_ctx *d, const ir_policy *p)
 {
 	for (int dom = 0; dom < IR_NDOMAIN; dom++)
@@ -1046,8 +1084,10 @@ static ir_policy *lower_top(compiler *c, const ast_block *b, bool is_rule)
 		L.stack[L.nstack++] = b->name.s;
 	}
 	lower_block(&L, b, is_rule ? p->name : NULL);
-	if (!is_rule)
+	if (!is_rule) {
 		warn_unreachable(c->d, p);
+		warn_proc_links(c->d, p);
+	}
 	if (!is_rule && c->o->lint_helpers && !c->d->nerrors)
 		warn_helpers(c->d, p);
 	if (L.nused)
