@@ -1038,8 +1038,8 @@ static bool glob_matches_any(const char *glob, const char *const *paths, size_t 
 }
 
 /* A file or exec statement that names only such links decides no open
- * through them: its author likely meant the file behind (a ptrace read
- * deny keeps other tasks' /proc entries closed: disallow-ptrace-read). */
+ * through them: its author likely meant the file behind, or another task's
+ * links, which a ptrace read deny closes (disallow-access-procfs-root). */
 static void warn_proc_links(diag_ctx *d, const ir_policy *p)
 {
 	for (int dom = IR_FILE; dom <= IR_EXEC; dom++)
