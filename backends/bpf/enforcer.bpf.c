@@ -1265,14 +1265,11 @@ static long dwalk_step(__u64 i, void *vctx)
 		pos -= 1;
 		pb->p[pos & (POLC_PATH_MAX - 1)] = '/';
 	}
-	if (pseudo && len == 1 && pb->p[(pos + 1) & (POLC_PATH_MAX - 1)] == '/' &&
-	    (BPF_CORE_READ(vm, mnt_flags) & MNT_INTERNAL_)) {
+	if (pseudo && len == 1 && pb->p[(pos + 1) & (POLC_PATH_MAX - 1)] == '/') {
 		/* d_alloc_anon's name: a dentry that is its own root and was
 		 * given none (nsfs: what /proc/PID/ns/... opens). No caller
 		 * chooses it (a memfd's is "memfd:..."): named "/", as a
-		 * nameless pipe is, not refused as a name with a '/'. Only on
-		 * a kern_mount: on a private clone (overlayfs's layers) such a
-		 * dentry is a real file's, disconnected, and fails closed */
+		 * nameless pipe is, not refused as a name with a '/' */
 		x->done = 1;
 		return 1;
 	}
