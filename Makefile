@@ -81,14 +81,14 @@ $(BUILD)/.dirs:
 	@mkdir -p $(BUILD)/grammar $(BUILD)/gen $(BUILD)/tests/progs
 	@touch $@
 
-$(BUILD)/grammar/parser.c $(BUILD)/grammar/parser.h: grammar/parser.y | $(BUILD)/.dirs
+$(BUILD)/grammar/parser.c $(BUILD)/grammar/parser.h &: grammar/parser.y | $(BUILD)/.dirs
 	$(BISON) -Wall -Werror --defines=$(BUILD)/grammar/parser.h -o $(BUILD)/grammar/parser.c $<
 
-$(BUILD)/grammar/lexer.c $(BUILD)/grammar/lexer.h: grammar/lexer.l $(BUILD)/grammar/parser.h | $(BUILD)/.dirs
+$(BUILD)/grammar/lexer.c $(BUILD)/grammar/lexer.h &: grammar/lexer.l $(BUILD)/grammar/parser.h | $(BUILD)/.dirs
 	$(FLEX) --header-file=$(BUILD)/grammar/lexer.h -o $(BUILD)/grammar/lexer.c $<
 
 # Symbolic constants come from the system headers, read at build time.
-$(BUILD)/gen/consts.c $(BUILD)/gen/consts_table.h: compiler/gen-consts.sh | $(BUILD)/.dirs
+$(BUILD)/gen/consts.c $(BUILD)/gen/consts_table.h &: compiler/gen-consts.sh | $(BUILD)/.dirs
 	sh compiler/gen-consts.sh $(CC) $(BUILD)/gen
 
 # Argument widths: compiler/syscall-args.tsv (tools/gen-syscall-args.sh).
