@@ -12,11 +12,13 @@
 #   program that ran, and "exit 0" at the end. Under the lab's icount clock
 #   (VM_ICOUNT=0) one guest ns is one guest instruction, so the figures do
 #   not depend on the host's load.
+# HOOK_TESTS: the micro tests to run (default: getppid openat stat read4k
+#   fork execl).
 # Leaves no cgroup, policy or sysctl change behind (trap).
 set -u
 POLC=$1 MICRO=$2 WORK=$3
 shift 3
-TESTS="getppid openat stat read4k fork execl"
+TESTS=${HOOK_TESTS:-"getppid openat stat read4k fork execl"}
 CGROOT=/sys/fs/cgroup/unified
 [ -d "$CGROOT" ] || CGROOT=/sys/fs/cgroup
 cg=$CGROOT/polc-bench-hooks.$$

@@ -1017,9 +1017,10 @@ static void warn_helpers(diag_ctx *d, const ir_policy *p)
 
 /* Entries of /proc that are links to a file (an open through one resolves
  * to the file itself: a descriptor's, a namespace's, a task's root, working
- * directory or program), and entries that are not. Every enforcer decides
- * such an open by the path of the file it reaches (a namespace file, a pipe
- * or a socket: "/"; docs/bpf-bundle.md), never by the link's name. */
+ * directory or program), and entries that are not. An enforcer that
+ * decides such an open decides it by the path of the file it reaches, never
+ * by the link's name: BPF LSM names a namespace file, a pipe or a socket
+ * "/", which AppArmor leaves undecided (docs/bpf-bundle.md). */
 static const char *const proc_links[] = {
 	"/proc/1/fd/3", "/proc/self/fd/3", "/proc/thread-self/fd/3", "/proc/1/task/1/fd/3",
 	"/proc/1/ns/mnt", "/proc/self/ns/net", "/proc/1/task/1/ns/mnt", "/proc/1/root/etc/passwd",

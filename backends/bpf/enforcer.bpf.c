@@ -1768,9 +1768,9 @@ static __always_inline int exec_memo_hit(__u32 policy, const struct file *file, 
  * length collide at will ("a~" and "bs"), as does every name on an
  * architecture without word-at-a-time access; an O_TMPFILE's name ("#ino")
  * keeps hash 0. A path through any such name is never kept. A hit needs
- * nothing walked: the tokens, the chain (a few loads a name) and the entry. Only plain
- * allows are kept: a deny or an audit is decided, counted and logged by
- * the walk as before. */
+ * nothing walked: the tokens, the chain (a few loads a name) and the
+ * entry. Only plain allows are kept: a deny or an audit is decided,
+ * counted and logged by the walk as before. */
 
 static __always_inline __u64 mix64(__u64 h)
 {

@@ -41,7 +41,7 @@ trap cleanup EXIT
 trap 'exit 143' INT TERM
 echo 0 >/proc/sys/kernel/randomize_va_space || exit 3
 cp "$MICRO" "$W/micro" || exit 3
-if [ -f "$RULE" ]; then   # a policy file (the rule-count series': floor-rules1.pol)
+if [ -f "$RULE" ]; then   # a policy file (the rule-count series': rules1.pol)
 	cp "$RULE" "$W/s.pol" || exit 3
 else
 	printf 'policy floor_scenario { use %s; }\n' "$RULE" >"$W/s.pol"
