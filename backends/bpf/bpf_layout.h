@@ -26,10 +26,11 @@
 #include <linux/types.h>
 #endif
 
-#define POLC_BLOB_VERSION 8u   /* 4: the polc_fast window; 5: send_open;
+#define POLC_BLOB_VERSION 9u   /* 4: the polc_fast window; 5: send_open;
 				  6: transitions name rows (polc_row);
 				  7: dead bits per channel group;
-				  8: the exec group holds mmap */
+				  8: the exec group holds mmap;
+				  9: chan_open */
 #define POLC_BLOB_MAGIC 0x504c4342u          /* "PLCB" */
 
 #define POLC_CHUNK_WORDS 1024u                /* one map value: 4 KiB */
@@ -332,7 +333,11 @@ struct polc_hdr {
 	 * build time), so the enforcer need not decide it. A clear bit says
 	 * nothing: the send is decided as before. */
 	__u32 send_open[2];
-	__u32 reserved[6];
+	/* bit c: the file DFA's worst entry allows channel c, so every path
+	 * is allowed on it and the enforcer walks none (set at build time,
+	 * checked at load: bundle.c's chans_open) */
+	__u32 chan_open;
+	__u32 reserved[5];
 };
 
 /* Chunk 0: the header then the two byte-class tables at fixed offsets so

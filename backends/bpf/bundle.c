@@ -507,6 +507,17 @@ static int lower_dfas(const ir_policy *p, place_ctx *pc, dfa *fd, dfa *md, diag_
 	return rc;
 }
 
+/* The file channels every path is allowed on: those the worst entry (the
+ * most restrictive decision reachable, defaults included) allows. */
+static uint32_t chans_open(const uint32_t *w, const struct polc_dfa *d)
+{
+	uint32_t m = 0;
+	for (uint32_t c = 0; c < d->nchan && c < 32; c++)
+		if (POLC_DEC_VERDICT(w[d->entries + d->worst * d->nchan + c]) == POLC_V_ALLOW)
+			m |= 1u << c;
+	return m;
+}
+
 /* The blob of p, header included, into words from alloc. */
 static int lower_blob(const ir_policy *p, blob_alloc_fn alloc, bool grows, void *actx,
 		      words *w, diag_ctx *dg)
@@ -529,6 +540,7 @@ static int lower_blob(const ir_policy *p, blob_alloc_fn alloc, bool grows, void 
 	uint8_t fcls[256], mcls[256];
 	put_dfa(w, &fd, &h.file, fcls, true);
 	put_dfa(w, &md, &h.mount, mcls, false);
+	h.chan_open = chans_open(w->v, &h.file);
 	dfa_free(&fd);
 	dfa_free(&md);
 	lower_net(p, w, &h);
@@ -782,6 +794,10 @@ const char *bpfb_validate(const uint32_t *w, size_t nw)
 				  POLC_NCHAN, true);
 	if (!e)
 		e = check_dfa(w, nw, &h->mount, (const uint8_t *)(w + POLC_CLS_MOUNT_OFF), 1, false);
+	/* a bit set wrongly would allow every path on a channel a statement
+	 * decides */
+	if (!e && h->chan_open != chans_open(w, &h->file))
+		e = "channels open to every path do not match the file DFA";
 	return e;
 }
 

@@ -1870,17 +1870,6 @@ static __always_inline void wpc_store(struct pathbuf *pb, __u32 policy, __u32 xm
 	e->dentry = pb->w_dentry;
 }
 
-/* Whether every path gets ALLOW on channel ch: the worst entry (the most
- * restrictive decision reachable, defaults included) allows. Then no path
- * needs building: finish() neither counts nor logs an allow. */
-static __always_inline int chan_allows_all(__u32 policy, const struct polc_dfa *d, __u32 ch)
-{
-	__u32 dec;
-	if (!word(policy, d->entries + d->worst * d->nchan + ch, &dec))
-		return 0;
-	return POLC_DEC_VERDICT(dec) == POLC_V_ALLOW;
-}
-
 /* Decide the object `de` on mount `vm` for channels ch0 and ch1 (the more
  * restrictive wins; ch1 == ch0 for one); dir: also as "path/"; DIR_ASK: if
  * `de` is a directory (asked only when a path is decided: an
@@ -1907,9 +1896,12 @@ static __always_inline int decide_obj(__u32 policy, const struct dentry *de,
 	if (mode)
 		exec_denies = 0;
 	/* no statement of the operation can deny or audit any path: the
-	 * path walk and the DFA walk (most of a confined open's cost) go */
-	if (chan_allows_all(policy, &d, ch0) && (ch1 == ch0 || chan_allows_all(policy, &d, ch1)) &&
-	    (!exec_denies || chan_allows_all(policy, &d, POLC_CH_EXEC)))
+	 * path walk and the DFA walk (most of a confined open's cost) go, and
+	 * finish() neither counts nor logs an allow. One word of the header
+	 * (chan_open), not the worst entry's words: each is a lookup. */
+	__u32 open = h->chan_open;
+	if ((open >> (ch0 & 31) & 1) && (open >> (ch1 & 31) & 1) &&
+	    (!exec_denies || (open >> POLC_CH_EXEC & 1)))
 		return 0;
 	struct pathbuf *pb = pb_claim();
 	if (!pb)
@@ -2321,8 +2313,10 @@ int BPF_PROG(polc_file_open, struct file *file, int ret)
 	 * read it (a flag, not a pointer chosen by it: clang masks a chosen
 	 * pointer, and the verifier refuses arithmetic on one) */
 	int xmemo = exec && (packed_needs(cg) & (1u << POLC_CH_MMAP | 1u << POLC_CH_EXEC));
+	/* an exec open is never of a directory: may_open refuses MAY_EXEC on
+	 * one (EACCES) before the open reaches this hook */
 	return decide_obj(packed_policy(cg), file->f_path.dentry, file->f_path.mnt, c0, c1,
-			  POLC_D_FILE, DIR_ASK, exec, xmemo, file, 1);
+			  POLC_D_FILE, exec ? 0 : DIR_ASK, exec, xmemo, file, 1);
 }
 
 SEC("lsm.s/mmap_file")
