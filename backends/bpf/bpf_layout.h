@@ -30,7 +30,7 @@
 				  6: transitions name rows (polc_row);
 				  7: dead bits per channel group;
 				  8: the exec group holds mmap;
-				  9: chan_open */
+				  9: chan_open, exec_lens */
 #define POLC_BLOB_MAGIC 0x504c4342u          /* "PLCB" */
 
 #define POLC_CHUNK_WORDS 1024u                /* one map value: 4 KiB */
@@ -337,7 +337,15 @@ struct polc_hdr {
 	 * is allowed on it and the enforcer walks none (set at build time,
 	 * checked at load: bundle.c's chans_open) */
 	__u32 chan_open;
-	__u32 reserved[5];
+	/* bit k (word k / 32, bit k % 32): some path whose last name is k
+	 * bytes long (63: 63 or more), with or without a '/' after it, may be
+	 * decided other than allow on a channel of POLC_EXEC_GROUP. A clear
+	 * bit: every such path is allowed on all three, whatever the names
+	 * before it, so an exec, exec open or executable mapping of a file
+	 * named so is allowed without its path (set at build time, checked at
+	 * load: bundle.c's exec_name_lens) */
+	__u32 exec_lens[2];
+	__u32 reserved[3];
 };
 
 /* Chunk 0: the header then the two byte-class tables at fixed offsets so

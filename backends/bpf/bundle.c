@@ -518,6 +518,87 @@ static uint32_t chans_open(const uint32_t *w, const struct polc_dfa *d)
 	return m;
 }
 
+/* Beyond this many states, or (state, length, class) steps, exec_name_lens
+ * keeps every bit: the enforcer then builds every exec group path. */
+#define EXEC_LENS_STATES 65536u
+#define EXEC_LENS_STEPS (64u << 20)
+
+static uint32_t dfa_next(const uint32_t *w, const struct polc_dfa *d, uint32_t s, uint32_t c)
+{
+	return polc_row_state(d, w[polc_row(d, s) + c] & POLC_TRANS_ROW);
+}
+
+static bool group_decides(const uint32_t *w, const struct polc_dfa *d, uint32_t s)
+{
+	const uint32_t *dec = w + d->entries + POLC_ACC_ENTRY(w[d->accept + s]) * d->nchan;
+	for (uint32_t c = 0; c < d->nchan; c++)
+		if ((POLC_EXEC_GROUP >> c & 1) && POLC_DEC_VERDICT(dec[c]) != POLC_V_ALLOW)
+			return true;
+	return false;
+}
+
+/* Queue state s at last-name length k (q: state << 6 | k) unless seen. */
+static void lens_visit(uint64_t *seen, uint32_t *q, uint32_t *qn, uint32_t s, uint32_t k)
+{
+	if (seen[s] >> k & 1)
+		return;
+	seen[s] |= 1ull << k;
+	q[(*qn)++] = s << 6 | k;
+}
+
+/* The header's exec_lens (bpf_layout.h): the lengths, capped at 63, of the
+ * last names of paths the exec group's channels may decide. A last name is
+ * what follows the path's last '/' (or the start, for a path with none):
+ * its walk starts in the start state or in one a '/' leads to from any
+ * reachable state, and goes on bytes other than '/' and NUL; the walk's
+ * end, or one '/' more (a directory's "name/"), decides. A superset of the
+ * paths the enforcer meets, so a clear bit is sound. */
+static void exec_name_lens(const uint32_t *w, const struct polc_dfa *d, const uint8_t *cls,
+			   uint32_t out[2])
+{
+	uint32_t n = d->nstates;
+	if (n > EXEC_LENS_STATES || (uint64_t)n * 64 * d->ncls > EXEC_LENS_STEPS) {
+		out[0] = out[1] = ~0u;
+		return;
+	}
+	bool name_cls[256] = { false };
+	for (int b = 1; b < 256; b++)
+		if (b != '/')
+			name_cls[cls[b]] = true;
+	uint32_t slash = cls['/'], qn = 0;
+	uint64_t *seen = xcalloc(n, sizeof *seen);   /* bit k: (state, length k) queued */
+	uint32_t *q = xmalloc((size_t)n * 64 * sizeof *q);
+	/* the reachable states, in q as (state, 0) */
+	lens_visit(seen, q, &qn, d->start, 0);
+	for (uint32_t i = 0; i < qn; i++)
+		for (uint32_t c = 0; c < d->ncls; c++)
+			lens_visit(seen, q, &qn, dfa_next(w, d, q[i] >> 6, c), 0);
+	uint32_t nreach = qn;
+	uint8_t *starts = xcalloc(n, 1);
+	starts[d->start] = 1;
+	for (uint32_t i = 0; i < nreach; i++)
+		starts[dfa_next(w, d, q[i] >> 6, slash)] = 1;
+	memset(seen, 0, (size_t)n * sizeof *seen);
+	qn = 0;
+	for (uint32_t s = 0; s < n; s++)
+		if (starts[s])
+			lens_visit(seen, q, &qn, s, 0);
+	uint64_t m = 0;
+	for (uint32_t i = 0; i < qn; i++) {
+		uint32_t s = q[i] >> 6, k = q[i] & 63, k1 = k < 63 ? k + 1 : 63;
+		if (group_decides(w, d, s) || group_decides(w, d, dfa_next(w, d, s, slash)))
+			m |= 1ull << k;
+		for (uint32_t c = 0; c < d->ncls; c++)
+			if (name_cls[c])
+				lens_visit(seen, q, &qn, dfa_next(w, d, s, c), k1);
+	}
+	free(starts);
+	free(q);
+	free(seen);
+	out[0] = (uint32_t)m;
+	out[1] = (uint32_t)(m >> 32);
+}
+
 /* The blob of p, header included, into words from alloc. */
 static int lower_blob(const ir_policy *p, blob_alloc_fn alloc, bool grows, void *actx,
 		      words *w, diag_ctx *dg)
@@ -541,6 +622,7 @@ static int lower_blob(const ir_policy *p, blob_alloc_fn alloc, bool grows, void 
 	put_dfa(w, &fd, &h.file, fcls, true);
 	put_dfa(w, &md, &h.mount, mcls, false);
 	h.chan_open = chans_open(w->v, &h.file);
+	exec_name_lens(w->v, &h.file, fcls, h.exec_lens);
 	dfa_free(&fd);
 	dfa_free(&md);
 	lower_net(p, w, &h);
@@ -798,6 +880,12 @@ const char *bpfb_validate(const uint32_t *w, size_t nw)
 	 * decides */
 	if (!e && h->chan_open != chans_open(w, &h->file))
 		e = "channels open to every path do not match the file DFA";
+	if (!e) {
+		uint32_t lens[2];
+		exec_name_lens(w, &h->file, (const uint8_t *)(w + POLC_CLS_FILE_OFF), lens);
+		if (lens[0] != h->exec_lens[0] || lens[1] != h->exec_lens[1])
+			e = "exec name lengths do not match the file DFA";
+	}
 	return e;
 }
 

@@ -1287,6 +1287,60 @@ static long dwalk_step(__u64 i, void *vctx)
 	return dwalk_at_root(x, pb);
 }
 
+/* Whether a short name (len < INAME_LEN; its bytes in q0..q3) holds a '/'
+ * (as name_has_slash: a zero byte of the word XORed with "////////"; a
+ * false hit only costs the walk). */
+static __always_inline int short_name_has_slash(__u32 len, __u64 q0, __u64 q1, __u64 q2, __u64 q3)
+{
+	__u64 q[4] = { q0, q1, q2, q3 }, hit = 0;
+#pragma unroll
+	for (int k = 0; k < 4; k++) {
+		if (len <= (__u32)k * 8)
+			break;
+		__u64 v = q[k] ^ 0x2f2f2f2f2f2f2f2fULL;
+		__u64 z = (v - 0x0101010101010101ULL) & ~v & 0x8080808080808080ULL;
+		__u32 left = len - k * 8;
+		if (left < 8)
+			z &= (1ULL << (left * 8)) - 1;
+		hit |= z;
+	}
+	return hit != 0;
+}
+
+/* Whether the exec group's channels (an exec, an exec open, an executable
+ * mapping) may decide dentry de on mount vm, by the length of its name
+ * alone (the policy header's exec_lens): 0 when no path ending in a name
+ * of that length is decided, so none of de's is, whatever its directories.
+ * A length the policy may decide, or every length (a '*' as a last name,
+ * a '**', a closed domain), costs a load or two; only a name to be allowed
+ * is checked to be one the path ends in, as dwalk_step builds it: not a
+ * mount's root (named by its mountpoint), not a dentry that is its own
+ * parent (disconnected or pseudo: named otherwise), and a short name (kept
+ * in the dentry, read with four loads) without a '/'. Else 1: the path
+ * decides. */
+static __always_inline int exec_name_may_decide(const struct polc_hdr *h,
+						const struct dentry *de,
+						const struct vfsmount *vm)
+{
+#if __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+	return 1;   /* short_name_has_slash masks a little-endian word */
+#endif
+	__u32 lens = h->exec_lens[0];   /* lengths 0..31: a short name's */
+	if (lens == ~0u || !bpf_core_field_exists(struct dentry___iname, d_iname))
+		return 1;
+	__u32 len = de->d_name.len;
+	if (len >= INAME_LEN || (lens >> (len & 31) & 1))
+		return 1;
+	const struct dentry *parent = de->d_parent;
+	if (de == vm->mnt_root || !parent || parent == de)
+		return 1;
+	const struct dentry___iname *di = (const void *)de;
+	__u64 iname = (__u64)de + bpf_core_field_offset(struct dentry___iname, d_iname);
+	return (__u64)de->d_name.name != iname ||
+	       short_name_has_slash(len, *u64_at(&di->d_iname[0]), *u64_at(&di->d_iname[8]),
+				    *u64_at(&di->d_iname[16]), *u64_at(&di->d_iname[24]));
+}
+
 /* The first names of a path, read directly (BTF): while a name is kept in
  * its dentry (a short name, d_iname) and the walk has not reached the root
  * of the file's own mount, the name is copied with a few loads and stores,
@@ -1891,7 +1945,6 @@ static __always_inline int decide_obj(__u32 policy, const struct dentry *de,
 	if (!c0)
 		return finish(policy, 0, deny_all(), domain, 0, 1);
 	struct polc_hdr *h = (struct polc_hdr *)c0->w;
-	struct polc_dfa d = h->file;
 	__u32 mode = h->mode;
 	if (mode)
 		exec_denies = 0;
@@ -1903,6 +1956,10 @@ static __always_inline int decide_obj(__u32 policy, const struct dentry *de,
 	if ((open >> (ch0 & 31) & 1) && (open >> (ch1 & 31) & 1) &&
 	    (!exec_denies || (open >> POLC_CH_EXEC & 1)))
 		return 0;
+	__u32 asked = 1u << (ch0 & 31) | 1u << (ch1 & 31) | (exec_denies ? 1u << POLC_CH_EXEC : 0);
+	if (!(asked & ~POLC_EXEC_GROUP) && !exec_name_may_decide(h, de, vm))
+		return 0;   /* no exec memo is kept: bprm_check and mmap_file ask the same */
+	struct polc_dfa d = h->file;
 	struct pathbuf *pb = pb_claim();
 	if (!pb)
 		return finish(policy, mode, deny_all(), domain, 0, 1);
@@ -2319,6 +2376,15 @@ int BPF_PROG(polc_file_open, struct file *file, int ret)
 			  POLC_D_FILE, exec ? 0 : DIR_ASK, exec, xmemo, file, 1);
 }
 
+/* exec_name_may_decide for a hook that reads the exec memo first: a name
+ * no path of the exec group is decided by needs neither memo nor path. */
+static __always_inline int exec_name_allowed(__u32 policy, const struct file *f)
+{
+	struct polc_chunk *c0 = chunk(policy, 0);
+	return c0 && !exec_name_may_decide((const struct polc_hdr *)c0->w, f->f_path.dentry,
+					   f->f_path.mnt);
+}
+
 SEC("lsm.s/mmap_file")
 int BPF_PROG(polc_mmap_file, struct file *file, unsigned long reqprot, unsigned long prot,
 	     unsigned long flags, int ret)
@@ -2328,7 +2394,7 @@ int BPF_PROG(polc_mmap_file, struct file *file, unsigned long reqprot, unsigned 
 		return ret;
 	if (!file || !(prot & PROT_EXEC_) || !policy_deciding(1u << POLC_CH_MMAP, &policy))
 		return 0;
-	if (exec_memo_hit(policy, file, XM_MMAP))
+	if (exec_name_allowed(policy, file) || exec_memo_hit(policy, file, XM_MMAP))
 		return 0;
 	/* with the mount-prefix cache: every exec maps its program and
 	 * libraries, each a whole path built from its mount's root otherwise */
@@ -2380,7 +2446,7 @@ int BPF_PROG(polc_bprm_check, struct linux_binprm *bprm, int ret)
 	 * has the mount-prefix cache; this hook's would build the whole path
 	 * again: 1,747 guest instructions an execl in the lab,
 	 * bench/raw/hooks-rules1-aslr0.txt) */
-	if (exec_memo_hit(policy, f, XM_EXEC))
+	if (exec_name_allowed(policy, f) || exec_memo_hit(policy, f, XM_EXEC))
 		return 0;
 	return file_hook(policy, f, POLC_CH_EXEC, POLC_D_EXEC);
 }

@@ -239,6 +239,42 @@ static void check_send_open(const ir_policy *p, const uint32_t *w, size_t nw, co
 	}
 }
 
+/* The header's chan_open and exec_lens (bpf_layout.h) let the enforcer
+ * allow without a path: a channel chan_open names, or an exec group event
+ * (an exec, a file's exec or mmap) whose path's last name has a length
+ * exec_lens leaves out. Every event ir_decide decides other than allow must
+ * be outside both. */
+static void check_no_path_allows(const ir_policy *p, const uint32_t *w, const ir_event *ev,
+				 const char *what)
+{
+	const struct polc_hdr *h = (const void *)w;
+	const char *path;
+	uint32_t ch;
+	if (ev->domain == IR_EXEC) {
+		path = ev->u.exec.path;
+		ch = POLC_CH_EXEC;
+	} else if (ev->domain == IR_FILE) {
+		path = ev->u.file.path;
+		ch = (uint32_t)__builtin_ctz(ev->u.file.perm);   /* IR_PERM_* = POLC_CH_* */
+	} else {
+		return;
+	}
+	if (ir_decide(p, ev).verdict == IR_ALLOW)
+		return;
+	if (h->chan_open >> ch & 1)
+		fail_msg("%s: chan_open has channel %u, but '%.80s' is decided on it", what, ch, path);
+	if (!(POLC_EXEC_GROUP >> ch & 1))
+		return;
+	const char *last = strrchr(path, '/');
+	size_t k = strlen(last ? last + 1 : path);
+	if (k > 63)
+		k = 63;
+	if (!(h->exec_lens[k / 32] >> (k % 32) & 1))
+		fail_msg("%s: exec_lens leaves out length %zu, but '%.80s'%s is decided on channel %u",
+			 what, k, path, ev->domain == IR_FILE && ev->u.file.dir ? " (a directory)" : "",
+			 ch);
+}
+
 /* An mmap event the bundle need not decide (bpfb_needs leaves the channel
  * out): ir_decide must refuse the read of its path, and the exec open by a
  * statement (file_open counts only those for it), so no descriptor to map
@@ -282,6 +318,7 @@ static void check_policy_n(const ir_policy *p, const char *what, int nev, bpfb_s
 		ir_event ev;
 		gen_event(p, &gs, &ev, path, sizeof path);
 		ir_decision want = ir_decide(p, &ev);
+		check_no_path_allows(p, b.w, &ev, what);
 		if (want.verdict != IR_ALLOW && !(needs & needs_class(&ev)) &&
 		    !mmap_refused_at_open(p, &ev))
 			fail_msg("%s: a %s event is decided %s, but the bundle does not need its hook "
@@ -626,6 +663,46 @@ static void test_send_open(void **state)
 	}
 }
 
+/* exec_lens and chan_open for policies whose answer is known by hand: the
+ * bits a deny of named programs leaves set, and what a '*', a '**', a
+ * directory, a default or an mmap or exec-permission statement sets. Each
+ * is also checked against ir_decide on random events (check_policy). */
+#define LEN(k) (1ull << (k))
+#define FROM(k) (~0ull << (k))
+static void test_exec_lens(void **state)
+{
+	(void)state;
+	static const struct { const char *src; uint64_t lens; } cases[] = {
+		{ "policy a { use always-allow; }", 0 },
+		{ "policy a { deny file \"/etc/**\" read, write; }", 0 },
+		{ "policy a { deny exec \"/usr/bin/nc\"; }", LEN(2) },
+		{ "policy a { deny exec \"/usr/bin/{nc,ncat,socat}\"; }", LEN(2) | LEN(4) | LEN(5) },
+		{ "policy a { deny exec \"/polc-bench-rule-1/bin\"; }", LEN(3) },
+		{ "policy a { deny exec \"/**/nc\"; }", LEN(2) },
+		{ "policy a { deny exec \"/usr/bin/nc*\"; }", FROM(2) },
+		{ "policy a { deny exec \"/usr/bin/*\"; }", FROM(1) },
+		{ "policy a { deny exec \"/usr/**\"; }", ~0ull },   /* "/usr/a/": a last name of 0 */
+		{ "policy a { deny file \"/opt/x\" exec; }", LEN(1) },
+		{ "policy a { deny file \"/opt/lib.so\" mmap; }", LEN(6) },
+		{ "policy a { audit exec \"/bin/sh\"; }", LEN(2) },
+		{ "policy a { default deny exec; allow exec \"/usr/bin/*\"; }", ~0ull },
+		{ "policy a { deny exec \"/usr/bin/\"; }", LEN(0) | LEN(3) },   /* "bin" + "/" */
+		{ "policy a { deny exec \"/usr/bin/ab/\"; }", LEN(2) | LEN(0) },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		bpf_bundle b;
+		front_compiled *c = lower_src(cases[i].src, &b);
+		const struct polc_hdr *h = (const void *)b.w;
+		uint64_t got = h->exec_lens[0] | (uint64_t)h->exec_lens[1] << 32;
+		if (got != cases[i].lens)
+			fail_msg("%s: exec_lens 0x%016llx, want 0x%016llx", cases[i].src,
+				 (unsigned long long)got, (unsigned long long)cases[i].lens);
+		check_policy(c->p, cases[i].src);
+		bpfb_free(&b);
+		front_release(c);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -637,6 +714,7 @@ int main(void)
 		cmocka_unit_test(test_load_error),
 		cmocka_unit_test(test_needs),
 		cmocka_unit_test(test_send_open),
+		cmocka_unit_test(test_exec_lens),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
