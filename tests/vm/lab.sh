@@ -1,5 +1,5 @@
 # lab.sh - sourced by the lab tests (tests/vm/t_*.sh): in_lab by their host
-# half, lab_need_lsms by their guest half.
+# half, check and lab_need_lsms by their guest half.
 # in_lab ARG...: runs tests/vm/run-in-vm.sh ARG... (its options, `--` and the
 # command: the calling test with --inside), prints what the lab printed and
 # exits the test: 0 when the lab run succeeded and its guest half printed the
@@ -11,6 +11,13 @@ in_lab() {
 	[ $rc = 0 ] || { echo "FAIL: lab run exit $rc"; exit 1; }
 	echo "$out" | grep -q '^ALL-OK$' || { echo "FAIL: no ALL-OK"; exit 1; }
 	exit 0
+}
+
+# Inside the lab, by a test's guest half: check NAME WANT GOT prints "ok"
+# or "FAIL" with NAME and sets bad=1 (the test's exit status) when GOT is
+# not WANT.
+check() {
+	if [ "$2" = "$3" ]; then echo "ok   $1: $3"; else echo "FAIL $1: want $2, got $3"; bad=1; fi
 }
 
 # Inside the lab, by a test's guest half: lab_need_lsms LSM... exits the test

@@ -48,9 +48,7 @@ set -u
 T=/tmp/bpfcache
 CG=/sys/fs/cgroup/polc-cache
 bad=0
-check() { # name want got
-	if [ "$2" = "$3" ]; then echo "ok   $1: $3"; else echo "FAIL $1: want $2, got $3"; bad=1; fi
-}
+. "$SRC/tests/vm/lab.sh"   # check
 # open FILE for read, confined, on CPU 0: ok, EPERM or what cat said
 probe() {
 	sh -c 'echo $$ >"$1/cgroup.procs" && shift && exec taskset -c 0 "$@"' _ "$CG" ${PRE:-} cat "$1" \

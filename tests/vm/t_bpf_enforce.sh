@@ -24,9 +24,7 @@ echo secret >$T/lab/secret; echo sibling >$T/lab/sibling; echo x >$T/lab/owned
 ip link set lo up
 ip addr add 10.9.9.9/32 dev lo; ip addr add 10.9.9.8/32 dev lo
 bad=0
-check() { # name want got
-	if [ "$2" = "$3" ]; then echo "ok   $1: $3"; else echo "FAIL $1: want $2, got $3"; bad=1; fi
-}
+. "$SRC/tests/vm/lab.sh"   # check
 
 cat >$T/probe.py <<'EOF'
 import errno, os, socket, subprocess, sys

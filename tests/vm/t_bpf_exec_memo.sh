@@ -20,9 +20,7 @@ fi
 set -u
 L=/tmp/xmemo; mkdir -p $L/bin
 bad=0
-check() { # name want got
-	if [ "$2" = "$3" ]; then echo "ok   $1: $3"; else echo "FAIL $1: want $2, got $3"; bad=1; fi
-}
+. "$SRC/tests/vm/lab.sh"   # check
 for b in ok other aud interp; do cp /usr/bin/true $L/bin/$b; done
 printf '#!%s/bin/interp\n' $L >$L/bin/script; chmod +x $L/bin/script
 printf '#!%s/bin/ok\n' $L >$L/bin/script-ok; chmod +x $L/bin/script-ok

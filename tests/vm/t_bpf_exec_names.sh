@@ -21,9 +21,7 @@ fi
 set -u
 L=/tmp/xnames; mkdir -p $L/d $L/x $L/s $L/lib $L/lib2
 bad=0
-check() { # name want got
-	if [ "$2" = "$3" ]; then echo "ok   $1: $3"; else echo "FAIL $1: want $2, got $3"; bad=1; fi
-}
+. "$SRC/tests/vm/lab.sh"   # check
 LONG=forty-bytes-long-program-name-0123456789
 for b in nc ok true-7 bnd $LONG; do cp /usr/bin/true $L/d/$b; done
 cp /usr/bin/true $L/x/other

@@ -29,9 +29,7 @@ set -u
 PY=/usr/bin/python3
 T=/tmp/bpfpaths
 bad=0
-check() { # name want got
-	if [ "$2" = "$3" ]; then echo "ok   $1: $3"; else echo "FAIL $1: want $2, got $3"; bad=1; fi
-}
+. "$SRC/tests/vm/lab.sh"   # check
 got() { sed -n "s/^$1 //p" "$2"; }
 
 # A fresh lab: the same files in ro/ (denied), rw/ (allowed) and ro/m/, a

@@ -23,9 +23,7 @@ fi
 set -u
 L=/tmp/pseudo; rm -rf $L; mkdir -p $L/deny
 bad=0
-check() { # name want got
-	if [ "$2" = "$3" ]; then echo "ok   $1: $3"; else echo "FAIL $1: want $2, got $3"; bad=1; fi
-}
+. "$SRC/tests/vm/lab.sh"   # check
 cat >$L/open.pol <<POL
 policy open_tree {
   default allow file;

@@ -38,9 +38,7 @@ PY=/usr/bin/python3
 rm -rf $T; mkdir -p $T/lab $T/s
 ip link set lo up
 bad=0
-check() { # name want got
-	if [ "$2" = "$3" ]; then echo "ok   $1: $3"; else echo "FAIL $1: want $2, got $3"; bad=1; fi
-}
+. "$SRC/tests/vm/lab.sh"   # check
 got() { sed -n "s/^$1 //p" "$2"; }
 
 cp /usr/bin/true $T/lab/bin; cp /usr/bin/true $T/lab/true

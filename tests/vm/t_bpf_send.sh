@@ -26,9 +26,7 @@ T=/tmp/bpfsend; mkdir -p $T
 ip link set lo up
 ip addr add 10.9.9.9/32 dev lo; ip addr add 10.9.9.8/32 dev lo
 bad=0
-check() { # name want got
-	if [ "$2" = "$3" ]; then echo "ok   $1: $3"; else echo "FAIL $1: want $2, got $3"; bad=1; fi
-}
+. "$SRC/tests/vm/lab.sh"   # check
 got() { sed -n "s/^$1 //p" "$2"; }
 
 # The peers (a listening TCP socket, a bound UDP one), outside any policy.

@@ -28,9 +28,7 @@ fi
 set -u
 L=/tmp/wpc; rm -rf $L; mkdir -p $L/ok/sub $L/deny $L/mix
 bad=0
-check() { # name want got
-	if [ "$2" = "$3" ]; then echo "ok   $1: $3"; else echo "FAIL $1: want $2, got $3"; bad=1; fi
-}
+. "$SRC/tests/vm/lab.sh"   # check
 REUSE_TRIES=40
 for f in ok/f1 ok/sub/f2 ok/f3 ok/g mix/n; do echo x >$L/$f; done
 cat >$L/p.pol <<POL

@@ -63,9 +63,7 @@ fi
 set -u
 L=/tmp/wpcd; rm -rf $L; mkdir -p $L/ok $L/deny $L/m $L/ovu $L/ovw $L/deny/lower
 bad=0
-check() { # name want got
-	if [ "$2" = "$3" ]; then echo "ok   $1: $3"; else echo "FAIL $1: want $2, got $3"; bad=1; fi
-}
+. "$SRC/tests/vm/lab.sh"   # check
 for f in ok/u1 ok/u2 ok/u3 ok/x ok/p ok/q ok/c ok/n ok/t ok/s deny/u0 deny/y deny/lower/o; do
 	echo x >$L/$f
 done
