@@ -1307,6 +1307,31 @@ static __always_inline int short_name_has_slash(__u32 len, __u64 q0, __u64 q1, _
 	return hit != 0;
 }
 
+/* Whether dentry de on mount vm has a path the walk would find: vm is in
+ * the task's mount namespace (not a detached tree's, a lazily unmounted
+ * one's, another namespace's or a kernel mount: those have no trustworthy
+ * path, LANGUAGE.md) and de reaches vm's root within WPC_DEPTH names, none
+ * its own parent (not disconnected). */
+static __noinline int named_in_ns(const struct dentry *de, const struct vfsmount *vm)
+{
+	struct task_struct *t = bpf_get_current_task_btf();
+	struct mnt_namespace *ns = t->nsproxy->mnt_ns;
+	unsigned long m = (unsigned long)vm - bpf_core_field_offset(struct mount, mnt);
+	if (!ns || (unsigned long)BPF_CORE_READ((struct mount *)m, mnt_ns) != (unsigned long)ns)
+		return 0;
+	const struct dentry *mroot = vm->mnt_root, *d = de;
+#pragma clang loop unroll(disable)
+	for (int k = 0; k < WPC_DEPTH; k++) {
+		if (d == mroot)
+			return 1;
+		const struct dentry *parent = d->d_parent;
+		if (!parent || parent == d)
+			return 0;
+		d = parent;
+	}
+	return 0;
+}
+
 /* Whether the exec group's channels (an exec, an exec open, an executable
  * mapping) may decide dentry de on mount vm, by the length of its name
  * alone (the policy header's exec_lens): 0 when no path ending in a name
@@ -1314,9 +1339,10 @@ static __always_inline int short_name_has_slash(__u32 len, __u64 q0, __u64 q1, _
  * A length the policy may decide, or every length (a '*' as a last name,
  * a '**', a closed domain), costs a load or two; only a name to be allowed
  * is checked to be one the path ends in, as dwalk_step builds it: not a
- * mount's root (named by its mountpoint), not a dentry that is its own
- * parent (disconnected or pseudo: named otherwise), and a short name (kept
- * in the dentry, read with four loads) without a '/'. Else 1: the path
+ * mount's root (named by its mountpoint), a short name (kept in the
+ * dentry, read with four loads) without a '/', of a path the walk would
+ * find (named_in_ns: an object with no trustworthy path is decided as the
+ * worst entry, a deny where the domain has one). Else 1: the path
  * decides. */
 static __always_inline int exec_name_may_decide(const struct polc_hdr *h,
 						const struct dentry *de,
@@ -1329,16 +1355,15 @@ static __always_inline int exec_name_may_decide(const struct polc_hdr *h,
 	if (lens == ~0u || !bpf_core_field_exists(struct dentry___iname, d_iname))
 		return 1;
 	__u32 len = de->d_name.len;
-	if (len >= INAME_LEN || (lens >> (len & 31) & 1))
-		return 1;
-	const struct dentry *parent = de->d_parent;
-	if (de == vm->mnt_root || !parent || parent == de)
+	if (len >= INAME_LEN || (lens >> (len & 31) & 1) || de == vm->mnt_root)
 		return 1;
 	const struct dentry___iname *di = (const void *)de;
 	__u64 iname = (__u64)de + bpf_core_field_offset(struct dentry___iname, d_iname);
-	return (__u64)de->d_name.name != iname ||
-	       short_name_has_slash(len, *u64_at(&di->d_iname[0]), *u64_at(&di->d_iname[8]),
-				    *u64_at(&di->d_iname[16]), *u64_at(&di->d_iname[24]));
+	if ((__u64)de->d_name.name != iname ||
+	    short_name_has_slash(len, *u64_at(&di->d_iname[0]), *u64_at(&di->d_iname[8]),
+				 *u64_at(&di->d_iname[16]), *u64_at(&di->d_iname[24])))
+		return 1;
+	return !named_in_ns(de, vm);
 }
 
 /* The first names of a path, read directly (BTF): while a name is kept in
@@ -1957,12 +1982,13 @@ static __always_inline int decide_obj(__u32 policy, const struct dentry *de,
 	    (!exec_denies || (open >> POLC_CH_EXEC & 1)))
 		return 0;
 	__u32 asked = 1u << (ch0 & 31) | 1u << (ch1 & 31) | (exec_denies ? 1u << POLC_CH_EXEC : 0);
-	if (!(asked & ~POLC_EXEC_GROUP) && !exec_name_may_decide(h, de, vm))
-		return 0;   /* no exec memo is kept: bprm_check and mmap_file ask the same */
+	int by_name = !(asked & ~POLC_EXEC_GROUP) && !exec_name_may_decide(h, de, vm);
+	if (by_name && !xmemo)
+		return 0;
 	struct polc_dfa d = h->file;
 	struct pathbuf *pb = pb_claim();
 	if (!pb)
-		return finish(policy, mode, deny_all(), domain, 0, 1);
+		return by_name ? 0 : finish(policy, mode, deny_all(), domain, 0, 1);
 	/* in map memory across the path walk: see walk_name */
 	pb->dir = dir == DIR_ASK ? dentry_is_dir(de) : dir;
 	pb->ch0 = ch0;
@@ -1974,6 +2000,16 @@ static __always_inline int decide_obj(__u32 policy, const struct dentry *de,
 		pb->x_file = (__u64)xfile;
 		pb->x_dentry = (__u64)de;
 		pb->x_mnt = (__u64)vm;
+	}
+	if (by_name) {
+		/* an exec open allowed by its name: the exec memo says so to
+		 * bprm_check and mmap_file, which would ask named_in_ns again */
+		struct polc_fast *f = fast_of(policy);
+		pb->c_serial = f ? f->serial : 0;
+		pb->c_ok = pb->c_serial != 0;
+		exec_memo_put(pb, policy, XM_MMAP | XM_EXEC);
+		pb_release(pb);
+		return 0;
 	}
 	pb->dbit = polc_dead_bit(1u << ch0 | 1u << ch1 | (exec_denies ? 1u << POLC_CH_EXEC : 0));
 	pb->c_ok = 0;
@@ -2376,8 +2412,9 @@ int BPF_PROG(polc_file_open, struct file *file, int ret)
 			  POLC_D_FILE, exec ? 0 : DIR_ASK, exec, xmemo, file, 1);
 }
 
-/* exec_name_may_decide for a hook that reads the exec memo first: a name
- * no path of the exec group is decided by needs neither memo nor path. */
+/* exec_name_may_decide for a hook that reads the exec memo first (an exec
+ * open allowed by its name keeps one): a name no path of the exec group is
+ * decided by needs no path. */
 static __always_inline int exec_name_allowed(__u32 policy, const struct file *f)
 {
 	struct polc_chunk *c0 = chunk(policy, 0);
@@ -2394,7 +2431,7 @@ int BPF_PROG(polc_mmap_file, struct file *file, unsigned long reqprot, unsigned 
 		return ret;
 	if (!file || !(prot & PROT_EXEC_) || !policy_deciding(1u << POLC_CH_MMAP, &policy))
 		return 0;
-	if (exec_name_allowed(policy, file) || exec_memo_hit(policy, file, XM_MMAP))
+	if (exec_memo_hit(policy, file, XM_MMAP) || exec_name_allowed(policy, file))
 		return 0;
 	/* with the mount-prefix cache: every exec maps its program and
 	 * libraries, each a whole path built from its mount's root otherwise */
@@ -2446,7 +2483,7 @@ int BPF_PROG(polc_bprm_check, struct linux_binprm *bprm, int ret)
 	 * has the mount-prefix cache; this hook's would build the whole path
 	 * again: 1,747 guest instructions an execl in the lab,
 	 * bench/raw/hooks-rules1-aslr0.txt) */
-	if (exec_name_allowed(policy, f) || exec_memo_hit(policy, f, XM_EXEC))
+	if (exec_memo_hit(policy, f, XM_EXEC) || exec_name_allowed(policy, f))
 		return 0;
 	return file_hook(policy, f, POLC_CH_EXEC, POLC_D_EXEC);
 }

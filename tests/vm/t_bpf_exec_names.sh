@@ -7,8 +7,10 @@
 # bind-mounted there: a mount's root, named by its mountpoint), when it is
 # reached through a symlink, or when its name is 32 bytes or more (not kept
 # in the dentry); a program of another length, and one of the same length
-# at an allowed path, run. Without the mount-root test the two bind-mount
-# checks fail (tried).
+# at an allowed path, run. A program of another length on a detached
+# mount has no trustworthy path and is refused (LANGUAGE.md), as a walk
+# refuses it. Without the mount-root test the two bind-mount checks fail,
+# without the namespace test the detached one (tried).
 SRC=${SRC:-$(cd "$(dirname "$0")/../.." && pwd)}
 POLC=${POLC:-$SRC/${BUILD:-build}/polc}
 if [ "${1:-}" != --inside ]; then
@@ -19,7 +21,7 @@ fi
 
 # ---- inside the VM ----
 set -u
-L=/tmp/xnames; mkdir -p $L/d $L/x $L/s $L/lib $L/lib2
+L=/tmp/xnames; mkdir -p $L/d $L/x $L/s $L/lib $L/lib2 $L/m
 bad=0
 . "$SRC/tests/vm/lab.sh"   # check
 LONG=forty-bytes-long-program-name-0123456789
@@ -50,6 +52,8 @@ try long $L/d/$LONG
 try lib env LD_LIBRARY_PATH=$L/lib /usr/bin/true
 try lib2 env LD_LIBRARY_PATH=$L/lib2 /usr/bin/true
 try lib3 env LD_LIBRARY_PATH=$L/lib3 /usr/bin/true
+mount -t tmpfs none $L/m && cp /usr/bin/true $L/m/prog5 && exec 3<$L/m && umount -l $L/m
+try detached /proc/self/fd/3/prog5
 SH
 got() { sed -n "s|^$1 ||p" $L/out; }
 "$POLC" run --target bpf $L/p.pol -- /usr/bin/sh $L/probe.sh >$L/out 2>$L/err
@@ -63,6 +67,7 @@ check "refused program of a 40-byte name" refused "$(got long)"
 check "refused library mapping (libc.so.6)" refused "$(got lib)"
 check "allowed library of the same name elsewhere" ok "$(got lib2)"
 check "refused library path, a file named 'lib-six' bind-mounted there" refused "$(got lib3)"
+check "a program on a lazily unmounted tmpfs (no trustworthy path)" refused "$(got detached)"
 umount $L/d/bnd $L/lib3/libc.so.6
 [ $bad = 0 ] && echo ALL-OK
 exit $bad
