@@ -1038,6 +1038,18 @@ static __always_inline __u64 put_short_name(struct pathbuf *pb, __u64 pos, __u64
 	return slash;
 }
 
+/* The '/' bytes among the first `left` bytes of little-endian word w, as
+ * high bits (a zero byte of w XORed with "////////"; a bit above a true
+ * hit may be false, which only costs a walk); 0 when there is none. */
+static __always_inline __u64 word_slashes(__u64 w, __u32 left)
+{
+	__u64 v = w ^ 0x2f2f2f2f2f2f2f2fULL;
+	__u64 z = (v - 0x0101010101010101ULL) & ~v & 0x8080808080808080ULL;
+	if (left < 8)
+		z &= (1ULL << (left * 8)) - 1;
+	return z;
+}
+
 /* Whether the len bytes at pb->p[at] (at + len <= POLC_PATH_MAX) hold a
  * '/': eight at a time (a word XORed with "////////" has a zero byte
  * there), the bytes past the name masked off. Only a pseudo file's name can:
@@ -1051,13 +1063,8 @@ static __always_inline int name_has_slash(struct pathbuf *pb, __u32 at, __u32 le
 	for (__u32 k = 0; k < (NAME_MAX_ + 7) / 8; k++) {
 		if (k * 8 >= len)
 			break;
-		__u64 v = *u64_at(&pb->p[(at + k * 8) & (POLC_PATH_MAX - 1)]) ^
-			  0x2f2f2f2f2f2f2f2fULL;
-		__u64 z = (v - 0x0101010101010101ULL) & ~v & 0x8080808080808080ULL;
-		__u32 left = len - k * 8;
-		if (left < 8)
-			z &= (1ULL << (left * 8)) - 1;
-		hit |= z;
+		hit |= word_slashes(*u64_at(&pb->p[(at + k * 8) & (POLC_PATH_MAX - 1)]),
+				    len - k * 8);
 	}
 	return hit != 0;
 }
@@ -1287,9 +1294,7 @@ static long dwalk_step(__u64 i, void *vctx)
 	return dwalk_at_root(x, pb);
 }
 
-/* Whether a short name (len < INAME_LEN; its bytes in q0..q3) holds a '/'
- * (as name_has_slash: a zero byte of the word XORed with "////////"; a
- * false hit only costs the walk). */
+/* Whether a short name (len < INAME_LEN; its bytes in q0..q3) holds a '/'. */
 static __always_inline int short_name_has_slash(__u32 len, __u64 q0, __u64 q1, __u64 q2, __u64 q3)
 {
 	__u64 q[4] = { q0, q1, q2, q3 }, hit = 0;
@@ -1297,12 +1302,7 @@ static __always_inline int short_name_has_slash(__u32 len, __u64 q0, __u64 q1, _
 	for (int k = 0; k < 4; k++) {
 		if (len <= (__u32)k * 8)
 			break;
-		__u64 v = q[k] ^ 0x2f2f2f2f2f2f2f2fULL;
-		__u64 z = (v - 0x0101010101010101ULL) & ~v & 0x8080808080808080ULL;
-		__u32 left = len - k * 8;
-		if (left < 8)
-			z &= (1ULL << (left * 8)) - 1;
-		hit |= z;
+		hit |= word_slashes(q[k], len - k * 8);
 	}
 	return hit != 0;
 }
