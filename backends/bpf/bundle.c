@@ -507,13 +507,19 @@ static int lower_dfas(const ir_policy *p, place_ctx *pc, dfa *fd, dfa *md, diag_
 	return rc;
 }
 
+/* A decision word other than a plain allow (deny, audit, kill). */
+static bool decides(uint32_t dec)
+{
+	return POLC_DEC_VERDICT(dec) != POLC_V_ALLOW;
+}
+
 /* The file channels every path is allowed on: those the worst entry (the
  * most restrictive decision reachable, defaults included) allows. */
 static uint32_t chans_open(const uint32_t *w, const struct polc_dfa *d)
 {
 	uint32_t m = 0;
 	for (uint32_t c = 0; c < d->nchan && c < 32; c++)
-		if (POLC_DEC_VERDICT(w[d->entries + d->worst * d->nchan + c]) == POLC_V_ALLOW)
+		if (!decides(w[d->entries + d->worst * d->nchan + c]))
 			m |= 1u << c;
 	return m;
 }
@@ -523,16 +529,11 @@ static uint32_t chans_open(const uint32_t *w, const struct polc_dfa *d)
 #define EXEC_LENS_STATES 65536u
 #define EXEC_LENS_STEPS (64u << 20)
 
-static uint32_t dfa_next(const uint32_t *w, const struct polc_dfa *d, uint32_t s, uint32_t c)
-{
-	return polc_row_state(d, w[polc_row(d, s) + c] & POLC_TRANS_ROW);
-}
-
 static bool group_decides(const uint32_t *w, const struct polc_dfa *d, uint32_t s)
 {
 	const uint32_t *dec = w + d->entries + POLC_ACC_ENTRY(w[d->accept + s]) * d->nchan;
 	for (uint32_t c = 0; c < d->nchan; c++)
-		if ((POLC_EXEC_GROUP >> c & 1) && POLC_DEC_VERDICT(dec[c]) != POLC_V_ALLOW)
+		if ((POLC_EXEC_GROUP >> c & 1) && decides(dec[c]))
 			return true;
 	return false;
 }
@@ -572,12 +573,12 @@ static void exec_name_lens(const uint32_t *w, const struct polc_dfa *d, const ui
 	lens_visit(seen, q, &qn, d->start, 0);
 	for (uint32_t i = 0; i < qn; i++)
 		for (uint32_t c = 0; c < d->ncls; c++)
-			lens_visit(seen, q, &qn, dfa_next(w, d, q[i] >> 6, c), 0);
+			lens_visit(seen, q, &qn, target_of(w, d, q[i] >> 6, c), 0);
 	uint32_t nreach = qn;
 	uint8_t *starts = xcalloc(n, 1);
 	starts[d->start] = 1;
 	for (uint32_t i = 0; i < nreach; i++)
-		starts[dfa_next(w, d, q[i] >> 6, slash)] = 1;
+		starts[target_of(w, d, q[i] >> 6, slash)] = 1;
 	memset(seen, 0, (size_t)n * sizeof *seen);
 	qn = 0;
 	for (uint32_t s = 0; s < n; s++)
@@ -586,11 +587,11 @@ static void exec_name_lens(const uint32_t *w, const struct polc_dfa *d, const ui
 	uint64_t m = 0;
 	for (uint32_t i = 0; i < qn; i++) {
 		uint32_t s = q[i] >> 6, k = q[i] & 63, k1 = k < 63 ? k + 1 : 63;
-		if (group_decides(w, d, s) || group_decides(w, d, dfa_next(w, d, s, slash)))
+		if (group_decides(w, d, s) || group_decides(w, d, target_of(w, d, s, slash)))
 			m |= 1ull << k;
 		for (uint32_t c = 0; c < d->ncls; c++)
 			if (name_cls[c])
-				lens_visit(seen, q, &qn, dfa_next(w, d, s, c), k1);
+				lens_visit(seen, q, &qn, target_of(w, d, s, c), k1);
 	}
 	free(starts);
 	free(q);
@@ -887,11 +888,6 @@ const char *bpfb_validate(const uint32_t *w, size_t nw)
 			e = "exec name lengths do not match the file DFA";
 	}
 	return e;
-}
-
-static bool decides(uint32_t dec)
-{
-	return POLC_DEC_VERDICT(dec) != POLC_V_ALLOW;
 }
 
 /* Channels any accept entry of d decides: every entry, reachable or not
