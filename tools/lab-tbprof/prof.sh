@@ -2,6 +2,8 @@
 # prof.sh POLC POLICY MICRO TEST OUTDIR - inside the lab: load POLICY's BPF
 # bundle for a fresh cgroup, save the guest's kallsyms and file_open's JIT
 # image in OUTDIR, run MICRO's TEST (bench/micro.c) confined, unload.
+# PROF_T: micro's -t (default 0.3). Two runs with different PROF_T give
+# what one operation costs with the boot's share cancelled (agg.py --per).
 set -u
 P=$1 POL=$2 MICRO=$3 TEST=$4 OUT=$5
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -18,4 +20,4 @@ cat /proc/kallsyms >"$OUT/kallsyms.txt"
 # from the guest's tmpfs, as polc bench runs it: an exec over 9p waits on
 # the host, and an idle guest's icount clock jumps ahead
 cp "$MICRO" /tmp/tbprof-micro || exit 3
-sh -c 'echo $$ >"$1/cgroup.procs" && exec "$2" -t 0.3 "$3"' sh "$cg" /tmp/tbprof-micro "$TEST"
+sh -c 'echo $$ >"$1/cgroup.procs" && exec "$2" -t "$4" "$3"' sh "$cg" /tmp/tbprof-micro "$TEST" "${PROF_T:-0.3}"
