@@ -54,6 +54,11 @@ try lib2 env LD_LIBRARY_PATH=$L/lib2 /usr/bin/true
 try lib3 env LD_LIBRARY_PATH=$L/lib3 /usr/bin/true
 mount -t tmpfs none $L/m && cp /usr/bin/true $L/m/prog5 && exec 3<$L/m && umount -l $L/m
 try detached /proc/self/fd/3/prog5
+mkdir -p $L/e $L/b && mount -t tmpfs none $L/e && mkdir -p $L/e/d/y/x &&
+  mount --bind $L/e/d $L/b && mount -t tmpfs none $L/b/y/x &&
+  cp /usr/bin/true $L/b/y/x/prog5 && cp /usr/bin/true $L/b/y/x/zz && exec 4<$L/b/y/x && mv $L/e/d/y $L/e/y
+try escaped /proc/self/fd/4/prog5
+try escaped2 /proc/self/fd/4/zz
 SH
 got() { sed -n "s|^$1 ||p" $L/out; }
 "$POLC" run --target bpf $L/p.pol -- /usr/bin/sh $L/probe.sh >$L/out 2>$L/err
@@ -68,6 +73,8 @@ check "refused library mapping (libc.so.6)" refused "$(got lib)"
 check "allowed library of the same name elsewhere" ok "$(got lib2)"
 check "refused library path, a file named 'lib-six' bind-mounted there" refused "$(got lib3)"
 check "a program on a lazily unmounted tmpfs (no trustworthy path)" refused "$(got detached)"
+check "a program on a tmpfs mounted on a directory moved out of its bind mount (no trustworthy path)" refused "$(got escaped)"
+check "the same, a name of a length the policy decides (walked)" refused "$(got escaped2)"
 umount $L/d/bnd $L/lib3/libc.so.6
 [ $bad = 0 ] && echo ALL-OK
 exit $bad
