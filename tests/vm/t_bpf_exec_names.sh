@@ -9,8 +9,11 @@
 # in the dentry); a program of another length, and one of the same length
 # at an allowed path, run. A program of another length on a detached
 # mount has no trustworthy path and is refused (LANGUAGE.md), as a walk
-# refuses it. Without the mount-root test the two bind-mount checks fail,
-# without the namespace test the detached one (tried).
+# refuses it, and so has one on a tmpfs mounted below a directory that was
+# then renamed out of the bind mount it was reached through (its mountpoint
+# no longer reaches that mount's root). Without the mount-root test the two
+# bind-mount checks fail, without the namespace test the detached one,
+# without the mountpoints' test the escaped one (tried).
 SRC=${SRC:-$(cd "$(dirname "$0")/../.." && pwd)}
 POLC=${POLC:-$SRC/${BUILD:-build}/polc}
 if [ "${1:-}" != --inside ]; then
