@@ -1307,64 +1307,40 @@ static __always_inline int short_name_has_slash(__u32 len, __u64 q0, __u64 q1, _
 	return hit != 0;
 }
 
-/* Steps (a name or a mount crossing each) named_in_ns takes from the root
- * of a file's mount up to the namespace's root; a longer way is left to the
- * path walk. */
-#define NAMED_UP_STEPS 32
-
-/* Whether dentry de on mount vm has a path the walk would find: vm is in
- * the task's mount namespace (not a detached tree's, a lazily unmounted
- * one's, another namespace's or a kernel mount: those have no trustworthy
- * path, LANGUAGE.md), de reaches vm's root within WPC_DEPTH names, none
- * its own parent (not disconnected), and so does every mountpoint on the
- * way from vm's root up to the namespace's root, within NAMED_UP_STEPS
- * steps: a mountpoint can be moved out of the tree its mount's root
- * shows (a directory above it renamed out of a bind mount's subtree),
- * and then the walk finds no path (dwalk_step: disconnected). */
+/* Whether dentry de on mount vm has a path the walk would find, shown
+ * without a walk: vm is the root mount of the task's mount namespace (the
+ * walk's stop, build_path) or is mounted on that mount's root, as "/" is
+ * on rootfs and a container's root on its namespace's (pivot_root puts
+ * the new root where the old one was), and de reaches vm's root within
+ * WPC_DEPTH names, none its own parent (not disconnected). Any other mount
+ * is left to the walk: a detached tree's, a lazily unmounted one's,
+ * another namespace's and a kernel mount have no trustworthy path
+ * (LANGUAGE.md), and a mount further up can be cut off from the root
+ * without leaving the namespace (a directory above its mountpoint renamed
+ * out of a bind mount's subtree: the walk finds no path, dwalk_step's
+ * disconnected). Proving each mountpoint above connected would take a
+ * helper read a mount and a name: more than the walk's whole-path cache. */
 static __noinline int named_in_ns(const struct dentry *de, const struct vfsmount *vm)
 {
 	struct task_struct *t = bpf_get_current_task_btf();
 	struct mnt_namespace *ns = t->nsproxy->mnt_ns;
-	unsigned long m = (unsigned long)vm - bpf_core_field_offset(struct mount, mnt);
-	if (!ns || (unsigned long)BPF_CORE_READ((struct mount *)m, mnt_ns) != (unsigned long)ns)
+	struct mount *root = ns ? ns->root : 0, *mp;
+	__u64 m = (__u64)vm - bpf_core_field_offset(struct mount, mnt), mountpoint;
+	if (!root)
+		return 0;
+	if (m != (__u64)root &&
+	    (mount_link((const struct mount *)m, &mp, &mountpoint) < 0 || mp != root ||
+	     mountpoint != (__u64)root->mnt.mnt_root))
 		return 0;
 	const struct dentry *mroot = vm->mnt_root, *d = de;
-	int in = 0;
 #pragma clang loop unroll(disable)
 	for (int k = 0; k < WPC_DEPTH; k++) {
-		if (d == mroot) {
-			in = 1;
-			break;
-		}
+		if (d == mroot)
+			return 1;
 		const struct dentry *parent = d->d_parent;
 		if (!parent || parent == d)
 			return 0;
 		d = parent;
-	}
-	if (!in)
-		return 0;
-	/* from vm's root up, as dwalk_step: read, not BTF (a mount's
-	 * address comes from arithmetic) */
-	__u64 nsroot = (__u64)ns->root, cur = m, dd = 0, root = 0;
-#pragma clang loop unroll(disable)
-	for (int k = 0; k < NAMED_UP_STEPS; k++) {
-		if (dd == root) {   /* at cur's root (first: vm's) */
-			if (cur == nsroot)
-				return 1;
-			struct mount *mp;
-			__u64 mountpoint;
-			if (mount_link((const struct mount *)cur, &mp, &mountpoint) < 0 || !mp || !mountpoint ||
-			    (__u64)mp == cur)
-				return 0;
-			cur = (__u64)mp;
-			dd = mountpoint;
-			root = (__u64)BPF_CORE_READ(mp, mnt.mnt_root);
-			continue;
-		}
-		__u64 parent = (__u64)BPF_CORE_READ((const struct dentry *)dd, d_parent);
-		if (!parent || parent == dd)
-			return 0;
-		dd = parent;
 	}
 	return 0;
 }

@@ -11,9 +11,11 @@
 # mount has no trustworthy path and is refused (LANGUAGE.md), as a walk
 # refuses it, and so has one on a tmpfs mounted below a directory that was
 # then renamed out of the bind mount it was reached through (its mountpoint
-# no longer reaches that mount's root). Without the mount-root test the two
-# bind-mount checks fail, without the namespace test the detached one,
-# without the mountpoints' test the escaped one (tried).
+# no longer reaches that mount's root). Only a mount on the namespace's
+# root (here "/", and a root of its own made by pivot_root, as a
+# container's) lets the name decide: the files under /tmp (a mount on "/")
+# are walked, and the enforcer before that test ran the escaped program
+# (tried); the root of its own's programs are decided by name.
 SRC=${SRC:-$(cd "$(dirname "$0")/../.." && pwd)}
 POLC=${POLC:-$SRC/${BUILD:-build}/polc}
 if [ "${1:-}" != --inside ]; then
@@ -40,7 +42,7 @@ mkdir -p $L/lib3; cp "$libc" $L/lib3/libc.so.6
 mount --bind $L/x/lib-six $L/lib3/libc.so.6   # its dentry is "lib-six" (7 bytes)
 cat >$L/p.pol <<POL
 policy xnames {
-  deny exec "$L/d/nc", "$L/d/bnd", "$L/d/$LONG";
+  deny exec "$L/d/nc", "$L/d/bnd", "$L/d/$LONG", "/xn-c/nc";
   deny file "$L/lib/libc.so.6", "$L/lib3/libc.so.6" mmap;
 }
 POL
@@ -62,6 +64,22 @@ mkdir -p $L/e $L/b && mount -t tmpfs none $L/e && mkdir -p $L/e/d/y/x &&
   cp /usr/bin/true $L/b/y/x/prog5 && cp /usr/bin/true $L/b/y/x/zz && exec 4<$L/b/y/x && mv $L/e/d/y $L/e/y
 try escaped /proc/self/fd/4/prog5
 try escaped2 /proc/self/fd/4/zz
+unshare -m sh $L/croot.sh $L/croot
+SH
+# A container's layout: a root of its own (pivot_root puts it where "/"
+# was, on the namespace's root mount), the one layout where a program's
+# name alone may decide (named_in_ns); everything above runs from /tmp, a
+# mount on "/", and is walked.
+cat >$L/croot.sh <<'SH'
+try() { n=$1; shift; if "$@" 2>/dev/null; then echo "$n ok"; else echo "$n refused"; fi; }
+R=$1
+mkdir -p $R && mount -t tmpfs none $R && mkdir -p $R/old $R/xn-c &&
+  for b in nc ok true-7; do cp /usr/bin/true $R/xn-c/$b || exit 1; done &&
+  ln -s old/usr $R/usr && ln -s usr/lib $R/lib && ln -s usr/lib64 $R/lib64 && ln -s old/dev $R/dev &&
+  cd $R && pivot_root . old && cd / || { echo "croot setup failed"; exit 1; }
+try cnc /xn-c/nc
+try cok /xn-c/ok
+try ctrue7 /xn-c/true-7
 SH
 got() { sed -n "s|^$1 ||p" $L/out; }
 "$POLC" run --target bpf $L/p.pol -- /usr/bin/sh $L/probe.sh >$L/out 2>$L/err
@@ -78,6 +96,9 @@ check "refused library path, a file named 'lib-six' bind-mounted there" refused 
 check "a program on a lazily unmounted tmpfs (no trustworthy path)" refused "$(got detached)"
 check "a program on a tmpfs mounted on a directory moved out of its bind mount (no trustworthy path)" refused "$(got escaped)"
 check "the same, a name of a length the policy decides (walked)" refused "$(got escaped2)"
+check "in a root of its own: refused program (2 bytes)" refused "$(got cnc)"
+check "in a root of its own: allowed program of the same length" ok "$(got cok)"
+check "in a root of its own: program of another length" ok "$(got ctrue7)"
 umount $L/d/bnd $L/lib3/libc.so.6
 [ $bad = 0 ] && echo ALL-OK
 exit $bad
