@@ -144,6 +144,43 @@ struct {
 	__type(value, struct cgmemos);
 } polc_cgmemo SEC(".maps");
 
+/* The exec memo (exec_memo_set, exec_memo_hit): an exec open whose
+ * decision allowed mapping or executing the file it opened says so to the
+ * same execve's mmap_file (the kernel maps the program and a PT_INTERP
+ * interpreter) and bprm_check, which take it instead of walking the path
+ * again. Kept per task: the exec open that keeps or drops a file's memo
+ * and the hooks that read it are one task's, on whatever CPU each runs
+ * (a per-CPU memo was read stale on another CPU: tests/vm/t_bpf_exec_memo_cpu). */
+struct xmemo {
+	__u64 file, dentry, mnt;   /* the open file and its path */
+	__u64 serial, epoch;       /* the policy's polc_fast serial; polc_xepoch */
+	__u32 policy, ok;          /* ok: XM_* the decision allowed */
+};
+#define XM_MMAP 1u   /* mapping the file executable */
+#define XM_EXEC 2u   /* executing it (bprm_check) */
+struct xmemos {
+	struct xmemo e[2];   /* the program's and its interpreter's (both are
+				opened before either is mapped) */
+	__u32 next;
+};
+struct {
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
+	__type(value, struct xmemos);
+} polc_xmemo SEC(".maps");
+
+/* Bumped when an exec open could not reach its task's memos to drop one
+ * (6.1's task storage helpers give up while another task's storage
+ * operation is preempted on the same CPU): a memo counts only under the
+ * value it was kept under, so none kept before the bump is read. */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u64);
+} polc_xepoch SEC(".maps");
+
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, POLC_MAX_CHUNKS);
@@ -238,16 +275,6 @@ struct wpc {
 	__u32 xm, dir;             /* XM_* of an exec open; the dentry was a directory */
 };
 
-/* An exec open whose walk allowed mapping the file it opened: the kernel
- * maps the program (and a PT_INTERP interpreter) in the same execve, and
- * mmap_file takes that decision instead of walking the path again. */
-struct xmemo {
-	__u64 task, file, dentry, mnt;   /* the task, the open file, its path */
-	__u64 serial;                    /* the policy's polc_fast serial */
-	__u32 policy, ok;                /* ok: XM_* the walk allowed */
-};
-#define XM_MMAP 1u   /* mapping the file executable */
-#define XM_EXEC 2u   /* executing it (bprm_check) */
 
 struct pathbuf {
 	char p[PBUF];
@@ -283,11 +310,8 @@ struct pathbuf {
 	__u32 c_plen, c_st;   /* a live hit's prefix: bytes, state (c_psteps its steps) */
 	__u64 c_now;      /* bpf_jiffies64() at cache_tokens */
 	__u64 c_fence;    /* an atomic add of 0 here orders loads (decide_obj) */
-	/* the exec memo (exec_memo_store, exec_memo_hit) and the exec open
-	 * being decided, its numbers kept here across the walks */
-	struct xmemo xm[2];
-	__u32 xm_next, x_open;
-	__u64 x_task, x_file, x_dentry, x_mnt;
+	__u32 x_open;     /* an exec open: the exec memo's bits are asked for
+			     (decide_obj), kept here across the walks */
 	/* the whole-path cache and this run's key in it (wpc_hit) */
 	struct wpc wp[WPC_N];
 	__u64 w_dig, w_dentry, w_mnt;   /* w_dig 0: nothing to look up or keep */
@@ -484,7 +508,8 @@ static __always_inline int own_map(const struct bpf_map *m)
 	       m == (void *)&polc_gen || m == (void *)&polc_cgmemo ||
 	       m == (void *)&polc_blob || m == (void *)&polc_fast ||
 	       m == (void *)&polc_counters || m == (void *)&polc_events ||
-	       m == (void *)&polc_drops || m == (void *)&polc_pbufs;
+	       m == (void *)&polc_drops || m == (void *)&polc_pbufs ||
+	       m == (void *)&polc_xmemo || m == (void *)&polc_xepoch;
 }
 
 static __always_inline __u64 sb_magic(const struct super_block *sb)
@@ -1756,81 +1781,99 @@ static __always_inline void cache_use(struct pathbuf *pb, const struct pcache *e
 	pb->c_hit = 1;
 }
 
-/* After an exec open's walk (pb->x_*): remember what it allows of the
- * file for the same execve: mapping it (mmap_file) and executing it
- * (bprm_check), each read by exec_memo_hit. The walk's dead bit is the exec
- * group's, which holds mmap and exec (POLC_EXEC_GROUP), so its state
- * decides both channels, stopped or not. Only a plain allow is kept (a
- * deny or an audit is decided and logged by the hook itself), and only
- * under tokens read before the walk (c_ok: its serial). */
-static __always_inline void exec_memo_put(struct pathbuf *pb, __u32 policy, __u32 ok);
-
-static __always_inline __u32 exec_memo_store(struct pathbuf *pb, __u32 policy,
-					     const struct polc_dfa *d, struct named *o,
-					     __u32 mode)
+/* After an exec open's walk: what its decision allows of the file for
+ * the same execve (XM_*): mapping it (mmap_file) and executing it
+ * (bprm_check), for exec_memo_set. The walk's dead bit is the exec group's,
+ * which holds mmap and exec (POLC_EXEC_GROUP), so its state decides both
+ * channels, stopped or not. Only a plain allow counts (a deny or an audit
+ * is decided and logged by the hook itself). */
+static __always_inline __u32 exec_memo_bits(const struct polc_dfa *d, struct named *o,
+					    __u32 mode)
 {
 	__u32 m = chan_result(&o->w, &o->w2, d, POLC_CH_MMAP, o->worst, o->dir);
 	__u32 e = chan_result(&o->w, &o->w2, d, POLC_CH_EXEC, o->worst, o->dir);
-	__u32 ok = (POLC_DEC_VERDICT(polc_apply_mode(mode, m)) == POLC_V_ALLOW ? XM_MMAP : 0) |
-		   (POLC_DEC_VERDICT(polc_apply_mode(mode, e)) == POLC_V_ALLOW ? XM_EXEC : 0);
-	exec_memo_put(pb, policy, ok);
-	return ok;
+	return (POLC_DEC_VERDICT(polc_apply_mode(mode, m)) == POLC_V_ALLOW ? XM_MMAP : 0) |
+	       (POLC_DEC_VERDICT(polc_apply_mode(mode, e)) == POLC_V_ALLOW ? XM_EXEC : 0);
 }
 
-/* Keep ok (XM_*) as the exec memo of the exec open being decided (pb->x_*),
- * dropping any older memo of the same open file. */
-static __always_inline void exec_memo_put(struct pathbuf *pb, __u32 policy, __u32 ok)
+static __always_inline __u64 *xepoch(void)
 {
-	__u64 file = pb->x_file;
-	/* an older memo of this open file goes either way */
-	if (pb->xm[0].file == file)
-		pb->xm[0].file = 0;
-	if (pb->xm[1].file == file)
-		pb->xm[1].file = 0;
-	if (!pb_flag(&pb->c_ok) || !ok)
+	__u32 z = 0;
+	return bpf_map_lookup_elem(&polc_xepoch, &z);
+}
+
+/* After every exec open decided for a confined task: drop the task's memo
+ * of this open file (an older open's whose struct file had the same
+ * address: a failed execve's) and keep ok (XM_*) as its new one, under
+ * the policy's serial read before the decision (0: none is kept). A memo
+ * that cannot be dropped (the task's storage out of reach) voids them all
+ * (polc_xepoch). */
+static __always_inline void exec_memo_set(const struct file *file, __u32 policy, __u64 serial,
+					  __u32 ok)
+{
+	struct task_struct *t = bpf_get_current_task_btf();
+	if (!ok && !t->bpf_storage)
+		return;   /* no memo kept by this task: none to drop */
+	struct xmemos *m = bpf_task_storage_get(&polc_xmemo, t, 0,
+						ok ? BPF_LOCAL_STORAGE_GET_F_CREATE : 0);
+	__u64 *ep = xepoch();
+	if (!ep)
+		return;   /* cannot happen: a one-entry array; keeps no memo */
+	if (!m) {
+		if (t->bpf_storage)
+			__sync_fetch_and_add(ep, 1);
 		return;
-	/* two: the program's and its interpreter's (opened before either is
-	 * mapped) */
-	struct xmemo *x = &pb->xm[pb->xm_next & 1];
-	pb->xm_next++;
-	x->task = pb->x_task;
-	x->dentry = pb->x_dentry;
-	x->mnt = pb->x_mnt;
+	}
+	if (m->e[0].file == (__u64)file)
+		m->e[0].file = 0;
+	if (m->e[1].file == (__u64)file)
+		m->e[1].file = 0;
+	if (!ok || !serial)
+		return;
+	struct xmemo *x = &m->e[m->next & 1];
+	m->next++;
+	x->dentry = (__u64)file->f_path.dentry;
+	x->mnt = (__u64)file->f_path.mnt;
 	x->policy = policy;
-	x->serial = pb->c_serial;
+	x->serial = serial;
+	x->epoch = *ep;
 	x->ok = ok;
-	x->file = file;
+	x->file = (__u64)file;
 }
 
 /* Whether an exec memo allows `what` (XM_*) of `file`: the current task is
  * in an execve (task_struct.in_execve; a kernel without it keeps no memo)
- * and opened this same file for it, at the same dentry and mount (a file's
- * address reused by another open is another path), under the policy of
- * the same serial. A rename between the open and the mapping or the exec
- * check goes unseen, as it does by AppArmor's open-time permissions
- * (fctx->allow): the file was allowed at the path it was opened by. */
+ * and opened this same file for it, at the same dentry and mount, under
+ * the policy of the same serial, and no memo was voided since. The
+ * task's last exec open of a struct file at this address kept the memo:
+ * an open of the file the execve maps or checks, since the kernel holds
+ * that file from its open to here. A rename between the open and the
+ * mapping or the exec check goes unseen, as it does by AppArmor's
+ * open-time permissions (fctx->allow): the file was allowed at the path
+ * it was opened by. */
 static __always_inline int exec_memo_hit(__u32 policy, const struct file *file, __u32 what)
 {
 	struct task_struct *t = bpf_get_current_task_btf();
-	if (!bpf_core_field_exists(t->in_execve) || !BPF_CORE_READ_BITFIELD(t, in_execve))
+	if (!bpf_core_field_exists(t->in_execve) || !BPF_CORE_READ_BITFIELD(t, in_execve) ||
+	    !t->bpf_storage)
 		return 0;
 	struct polc_fast *f = fast_of(policy);
-	if (!f)
+	__u64 *ep = xepoch();
+	if (!f || !ep)
 		return 0;
-	__u64 serial = f->serial;
-	struct pathbuf *pb = pb_claim();
-	if (!pb)
+	struct xmemos *m = bpf_task_storage_get(&polc_xmemo, t, 0, 0);
+	if (!m)
 		return 0;
+	__u64 serial = f->serial, epoch = *ep;
 	int hit = 0;
 	for (int k = 0; k < 2; k++) {
-		struct xmemo *x = &pb->xm[k];
-		if (serial && x->file == (__u64)file && x->task == (__u64)t &&
+		struct xmemo *x = &m->e[k];
+		if (serial && x->file == (__u64)file &&
 		    x->dentry == (__u64)file->f_path.dentry &&
 		    x->mnt == (__u64)file->f_path.mnt && x->policy == policy &&
-		    x->serial == serial && (x->ok & what))
+		    x->serial == serial && x->epoch == epoch && (x->ok & what))
 			hit = 1;
 	}
-	pb_release(pb);
 	return hit;
 }
 
@@ -1911,15 +1954,15 @@ static __always_inline __u32 wpc_want(struct pathbuf *pb)
 }
 
 /* Whether the whole-path cache allows what decide_obj asks of dentry de on
- * mount vm (pb's tokens read, pb->dir known); an exec open's memo is then
- * kept from the entry. Sets this run's key for wpc_store. The tokens are
+ * mount vm (pb's tokens read, pb->dir known); *xm: an exec open's memo
+ * bits, from the entry. Sets this run's key for wpc_store. The tokens are
  * not read again after the chain, as the walk's are not after its walk: a
  * rename while the chain is read can make it match one that held link by
  * link rather than at one instant, but only by moving the file's own
  * directories, which whoever can do so can do before the open, to the
  * same effect. */
 static __always_inline int wpc_hit(struct pathbuf *pb, __u32 policy, const struct dentry *de,
-				   const struct vfsmount *vm)
+				   const struct vfsmount *vm, __u32 *xm)
 {
 	pb->w_dig = 0;
 	if (!pb_flag(&pb->c_ok))
@@ -1938,8 +1981,7 @@ static __always_inline int wpc_hit(struct pathbuf *pb, __u32 policy, const struc
 	if (e->dentry != k || e->mnt != m || e->dig != dig || e->dir != pb->w_dir ||
 	    (want & ~e->ok) || !ctok_holds(&e->t, pb, policy))
 		return 0;
-	if (want & WPC_XM)
-		exec_memo_put(pb, policy, e->xm);
+	*xm = (want & WPC_XM) ? e->xm : 0;
 	return 1;
 }
 
@@ -1967,9 +2009,9 @@ static __always_inline void wpc_store(struct pathbuf *pb, __u32 policy, __u32 xm
  * `de` is a directory (asked only when a path is decided: an
  * allowed-by-all channel, AlwaysAllow for one, reads nothing of the file);
  * exec_denies: the exec channel too, by its deny statements only (see
- * named_best; left out in mode audit). xmemo: keep the exec memo for the
- * exec check and the mapping the execve makes next of xfile, this exec
- * open's file. cached:
+ * named_best; left out in mode audit). xmemo: an exec open, whose allow
+ * returns what it allows of the file for the exec memo (XM_*, 0 for
+ * none: exec_memo_set); every other call returns 0 or an error. cached:
  * use the mount-prefix cache (file_open's and mmap_file's, the hot paths:
  * each bpf_loop call site the cache adds has its callback verified again,
  * so the other hooks go without and their programs verify as before). */
@@ -1977,7 +2019,7 @@ static __always_inline void wpc_store(struct pathbuf *pb, __u32 policy, __u32 xm
 static __always_inline int decide_obj(__u32 policy, const struct dentry *de,
 				      const struct vfsmount *vm, __u32 ch0, __u32 ch1,
 				      __u32 domain, int dir, int exec_denies, int xmemo,
-				      const struct file *xfile, const int cached)
+				      const int cached)
 {
 	struct polc_chunk *c0 = chunk(policy, 0);
 	if (!c0)
@@ -1996,34 +2038,20 @@ static __always_inline int decide_obj(__u32 policy, const struct dentry *de,
 		return 0;
 	__u32 asked = 1u << (ch0 & 31) | 1u << (ch1 & 31) | (exec_denies ? 1u << POLC_CH_EXEC : 0);
 	int by_name = !(asked & ~POLC_EXEC_GROUP) && !exec_name_may_decide(h, de, vm);
-	if (by_name && !xmemo)
-		return 0;
+	/* an exec open allowed by its name: the exec memo says so to
+	 * bprm_check and mmap_file, which would ask named_in_ns again */
+	if (by_name)
+		return xmemo ? XM_MMAP | XM_EXEC : 0;
 	struct polc_dfa d = h->file;
 	struct pathbuf *pb = pb_claim();
 	if (!pb)
-		return by_name ? 0 : finish(policy, mode, deny_all(), domain, 0, 1);
+		return finish(policy, mode, deny_all(), domain, 0, 1);
 	/* in map memory across the path walk: see walk_name */
 	pb->dir = dir == DIR_ASK ? dentry_is_dir(de) : dir;
 	pb->ch0 = ch0;
 	pb->ch1 = ch1;
 	pb->xden = exec_denies != 0;
 	pb->x_open = xmemo != 0;
-	if (xmemo) {
-		pb->x_task = (__u64)bpf_get_current_task_btf();
-		pb->x_file = (__u64)xfile;
-		pb->x_dentry = (__u64)de;
-		pb->x_mnt = (__u64)vm;
-	}
-	if (by_name) {
-		/* an exec open allowed by its name: the exec memo says so to
-		 * bprm_check and mmap_file, which would ask named_in_ns again */
-		struct polc_fast *f = fast_of(policy);
-		pb->c_serial = f ? f->serial : 0;
-		pb->c_ok = pb->c_serial != 0;
-		exec_memo_put(pb, policy, XM_MMAP | XM_EXEC);
-		pb_release(pb);
-		return 0;
-	}
 	pb->dbit = polc_dead_bit(1u << ch0 | 1u << ch1 | (exec_denies ? 1u << POLC_CH_EXEC : 0));
 	pb->c_ok = 0;
 	pb->c_hit = 0;
@@ -2038,9 +2066,10 @@ static __always_inline int decide_obj(__u32 policy, const struct dentry *de,
 		 * stored under the old serial or 0, which no later run reads */
 		load_fence(pb);
 		d = h->file;
-		if (wpc_hit(pb, policy, de, vm)) {
+		__u32 wxm = 0;
+		if (wpc_hit(pb, policy, de, vm, &wxm)) {
 			pb_release(pb);
-			return 0;
+			return xmemo ? wxm : 0;
 		}
 		cache_use(pb, cache_lookup(pb, policy, vm), de, vm, policy, &d);
 	}
@@ -2082,12 +2111,12 @@ static __always_inline int decide_obj(__u32 policy, const struct dentry *de,
 	mode = pb_flag(&h->mode);
 	__u32 xm = 0;
 	if (pb_flag(&pb->x_open))
-		xm = exec_memo_store(pb, policy, &d, &o, mode);
+		xm = exec_memo_bits(&d, &o, mode);
 	if (POLC_DEC_VERDICT(polc_apply_mode(mode, best)) == POLC_V_ALLOW) {
 		if (cached && !o.worst)
 			wpc_store(pb, policy, xm);
 		pb_release(pb);   /* finish() neither counts nor logs an allow */
-		return 0;
+		return xm;   /* 0 unless xmemo (x_open) */
 	}
 	const char *detail = o.worst ? 0 : &pb->p[base & (POLC_PATH_MAX - 1)];
 	if (cached && pb_flag(&pb->c_hit)) {
@@ -2109,7 +2138,7 @@ static __always_inline int path_hook(const struct dentry *de, const struct vfsmo
 	__u32 policy;
 	if (!policy_deciding(1u << ch, &policy))
 		return 0;
-	return decide_obj(policy, de, vm, ch, ch, POLC_D_FILE, dir, 0, 0, 0, 0);
+	return decide_obj(policy, de, vm, ch, ch, POLC_D_FILE, dir, 0, 0, 0);
 }
 
 /* An open file, mapped or executed: exec statements name the file, so the
@@ -2119,7 +2148,7 @@ static __always_inline int file_hook(__u32 policy, const struct file *f, __u32 c
 				     __u32 domain)
 {
 	return decide_obj(policy, f->f_path.dentry, f->f_path.mnt, ch, ch, domain,
-			  domain == POLC_D_FILE ? DIR_ASK : 0, 0, 0, 0, 0);
+			  domain == POLC_D_FILE ? DIR_ASK : 0, 0, 0, 0);
 }
 
 /* Creating, removing, truncating or changing the mode or owner of a file is
@@ -2415,14 +2444,21 @@ int BPF_PROG(polc_file_open, struct file *file, int ret)
 	}
 	if (!(packed_needs(cg) & chans))
 		return 0;
-	/* an exec open keeps the exec memo where bprm_check and mmap_file
-	 * read it (a flag, not a pointer chosen by it: clang masks a chosen
-	 * pointer, and the verifier refuses arithmetic on one) */
-	int xmemo = exec && (packed_needs(cg) & (1u << POLC_CH_MMAP | 1u << POLC_CH_EXEC));
+	__u32 policy = packed_policy(cg);
+	if (!exec)
+		return decide_obj(policy, file->f_path.dentry, file->f_path.mnt, c0, c1,
+				  POLC_D_FILE, DIR_ASK, 0, 0, 1);
+	/* an exec open keeps (or drops) the exec memo that bprm_check and
+	 * mmap_file read, under the serial read before its decision */
+	int xmemo = (packed_needs(cg) & (1u << POLC_CH_MMAP | 1u << POLC_CH_EXEC)) != 0;
+	struct polc_fast *f = fast_of(policy);
+	__u64 serial = f ? f->serial : 0;
 	/* an exec open is never of a directory: may_open refuses MAY_EXEC on
 	 * one (EACCES) before the open reaches this hook */
-	return decide_obj(packed_policy(cg), file->f_path.dentry, file->f_path.mnt, c0, c1,
-			  POLC_D_FILE, exec ? 0 : DIR_ASK, exec, xmemo, file, 1);
+	int rc = decide_obj(policy, file->f_path.dentry, file->f_path.mnt, c0, c1,
+			    POLC_D_FILE, 0, 1, xmemo, 1);
+	exec_memo_set(file, policy, serial, rc > 0 ? (__u32)rc : 0);
+	return rc > 0 ? 0 : rc;
 }
 
 /* exec_name_may_decide for a hook that reads the exec memo first (an exec
@@ -2449,7 +2485,7 @@ int BPF_PROG(polc_mmap_file, struct file *file, unsigned long reqprot, unsigned 
 	/* with the mount-prefix cache: every exec maps its program and
 	 * libraries, each a whole path built from its mount's root otherwise */
 	return decide_obj(policy, file->f_path.dentry, file->f_path.mnt, POLC_CH_MMAP,
-			  POLC_CH_MMAP, POLC_D_FILE, DIR_ASK, 0, 0, 0, 1);
+			  POLC_CH_MMAP, POLC_D_FILE, DIR_ASK, 0, 0, 1);
 }
 
 /* mprotect adding PROT_EXEC to a file mapping is mapping it executable

@@ -7,12 +7,21 @@
 # logged once, a #! script whose interpreter the domain refuses is refused
 # at the interpreter, and a program renamed from an allowed path to a
 # refused one after an allowed exec is refused on its next exec (no memo
-# outlives its execve's open).
+# outlives its execve's open). And a failed execve's memo is not read by
+# the next one on another CPU: xmemo_atk (tests/vm/xmemo_atk.c) replays
+# that attack, on three guest CPUs, with xmemo_watch moving it between the
+# exec open and bprm_check.
 SRC=${SRC:-$(cd "$(dirname "$0")/../.." && pwd)}
 POLC=${POLC:-$SRC/${BUILD:-build}/polc}
 if [ "${1:-}" != --inside ]; then
 	. "$SRC/tests/vm/lab.sh"
-	in_lab --timeout 400 --env POLC="$POLC" --env SRC="$SRC" \
+	# the attack's files: on 9p, where a lookup and an open sleep (the
+	# helper's moves need the attacker asleep at both points)
+	S=$(mktemp -d "${TMPDIR:-/tmp}/xmemo.XXXXXX") || exit 1
+	trap 'rm -rf "$S"' EXIT
+	export VM_SMP=3
+	in_lab --timeout 600 --share "$S" --env POLC="$POLC" --env SRC="$SRC" \
+		--env XM_SHARE="$S" --env VMB="$SRC/${BUILD:-build}/tests/vm" \
 		-- sh "$SRC/tests/vm/t_bpf_exec_memo.sh" --inside
 fi
 
@@ -62,5 +71,34 @@ n() { grep -c "^exec \"$L/bin/$1\"" $L/trace; }
 check "audit mode: all ran" "ok ok ok ok ok ok ok" "$(got ok) $(got other) $(got aud) $(got script) $(got script-ok) $(got mv-me) $(got moved)"
 check "audit mode: logged (other aud interp moved / ok mv-me script)" "1 1 1 1 / 0 0 0" \
 	"$(n other) $(n aud) $(n interp) $(n moved) / $(n ok) $(n mv-me) $(n script)"
+
+# A failed execve's memo read on another CPU (docs/bpf-bundle.md): each of
+# 15 tries execs the allowed a/F while holding it open for writing
+# (ETXTBSY), renames it to b/F (refused), and execs b/F; the helper moves
+# the attacker to CPU 1 before that exec open and back to CPU 0 before its
+# bprm_check, where the failed execve's memo was kept.
+S=$XM_SHARE
+rm -rf $S/a $S/b $S/sub; mkdir -p $S/a $S/b $S/sub
+cp /usr/bin/echo $S/a/F
+cat >$L/cpu.pol <<POL
+policy xmemo_cpu {
+  default allow file;
+  default deny exec;
+  allow exec "/usr/**", "/bin/**", "$VMB/xmemo_atk", "$S/a/F";
+}
+POL
+check "three CPUs" 3 "$(nproc)"
+rm -f /tmp/atk.pid
+"$VMB/xmemo_watch" 2 2>$L/watch.err &
+wp=$!
+"$POLC" run --target bpf $L/cpu.pol -- "$VMB/xmemo_atk" "$S" 15 300000 >$L/atk.out 2>$L/atk.err
+kill $wp; wait $wp
+tail -1 $L/atk.err; cat $L/atk.out $L/watch.err
+check "stale memo: the refused program never ran" 0 "$(grep -c DENIED-EXEC-RAN $L/atk.out)"
+check "stale memo: each try's first exec failed (ETXTBSY), its second refused" \
+	"step1 ETXTBSY 15, step3: Operation not permitted x15" "$(sed -n 's/^atk: 15 tries, //p' $L/atk.err)"
+moved=$(sed -n 's/.*back to 0: \([0-9]*\).*/\1/p' $L/watch.err)
+check "stale memo: tries moved between the exec open and bprm_check (5 or more)" yes \
+	"$([ "${moved:-0}" -ge 5 ] && echo yes || echo "no: ${moved:-none}")"
 [ $bad = 0 ] && echo ALL-OK
 exit $bad

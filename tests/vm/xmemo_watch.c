@@ -1,7 +1,9 @@
-/* watch: unconfined root helper on CPU 2. Reads the attacker's kernel stack
- * (/proc/PID/stack) and moves it: to CPU 1 while its execve sleeps in a
- * path lookup (before the exec open's hook), back to CPU 0 while it sleeps
- * after the open's hook (do_dentry_open's 9p open, prepare_binprm's read). */
+/* xmemo_watch [CPU [v]]: vm/t_bpf_exec_memo's unconfined root helper, on
+ * CPU (default 2). Reads xmemo_atk's pid from /tmp/atk.pid and its kernel
+ * stack (/proc/PID/stack), and moves it: to CPU 1 while its execve sleeps
+ * in a path lookup (before the exec open's hook), back to CPU 0 while it
+ * sleeps after the open's hook (do_dentry_open's 9p open, prepare_binprm's
+ * read). On SIGTERM prints the moves made ("moved to 1: N, back to 0: N"). */
 #define _GNU_SOURCE
 #include <sched.h>
 #include <stdio.h>

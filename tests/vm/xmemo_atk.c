@@ -1,14 +1,16 @@
-/* atk S N: the confined attacker (see xmemo.sh). S: a 9p share dir with
- * a/F (an allowed program), b/ (F's refused home) and sub/ (an unpinned
- * directory: its lookup sleeps in a 9p RPC). Each try: (1) pinned to CPU 0,
- * execve S/a/F while holding it open for writing: the exec open is allowed
- * and keeps an exec memo {file P, task, dentry, mnt} in CPU 0's buffer,
- * then deny_write_access fails (ETXTBSY) and P is freed on CPU 0;
- * (2) rename S/a/F -> S/b/F (same dentry); (3) execve S/sub/../b/F: its
- * file is allocated on CPU 0 (P again), the watcher moves the task to CPU 1
+/* xmemo_atk S N [SLEEP_US]: the confined attacker of vm/t_bpf_exec_memo's
+ * stale exec memo. S: a 9p share dir with a/F (an allowed program), b/
+ * (F's refused home) and sub/ (an unpinned directory: its lookup sleeps in
+ * a 9p RPC). Each try: (1) pinned to CPU 0, execve S/a/F while holding it
+ * open for writing: the exec open is allowed and keeps an exec memo of its
+ * struct file P, then deny_write_access fails (ETXTBSY) and P is freed;
+ * (2) rename S/a/F -> S/b/F (the same dentry); (3) execve S/sub/../b/F: its
+ * file is allocated on CPU 0 (P again), xmemo_watch moves the task to CPU 1
  * while the walk sleeps in the 9p lookup of sub (so the exec open runs on
- * CPU 1 and clears only CPU 1's memos) and back to CPU 0 while it sleeps in
- * 9p after the open (so bprm_check runs on CPU 0 and reads the stale memo). */
+ * CPU 1) and back to CPU 0 while it sleeps in 9p after the open (so
+ * bprm_check runs on CPU 0). A memo kept per CPU was read there, stale, and
+ * the refused program ran: it prints DENIED-EXEC-RAN. Exit 1 after N
+ * refused tries, with a count of step 3's errors on stderr. */
 #define _GNU_SOURCE
 #include <sched.h>
 #include <stdio.h>
