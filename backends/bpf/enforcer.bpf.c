@@ -1345,7 +1345,7 @@ static __always_inline int short_name_has_slash(__u32 len, __u64 q0, __u64 q1, _
  * out of a bind mount's subtree: the walk finds no path, dwalk_step's
  * disconnected). Proving each mountpoint above connected would take a
  * helper read a mount and a name: more than the walk's whole-path cache. */
-static __noinline int named_in_ns(const struct dentry *de, const struct vfsmount *vm)
+static __noinline int reaches_ns_root(const struct dentry *de, const struct vfsmount *vm)
 {
 	struct task_struct *t = bpf_get_current_task_btf();
 	struct mnt_namespace *ns = t->nsproxy->mnt_ns;
@@ -1379,7 +1379,7 @@ static __noinline int named_in_ns(const struct dentry *de, const struct vfsmount
  * is checked to be one the path ends in, as dwalk_step builds it: not a
  * mount's root (named by its mountpoint), a short name (kept in the
  * dentry, read with four loads) without a '/', of a path the walk would
- * find (named_in_ns: an object with no trustworthy path is decided as the
+ * find (reaches_ns_root: an object with no trustworthy path is decided as the
  * worst entry, a deny where the domain has one). Else 1: the path
  * decides. */
 static __always_inline int exec_name_may_decide(const struct polc_hdr *h,
@@ -1401,7 +1401,7 @@ static __always_inline int exec_name_may_decide(const struct polc_hdr *h,
 	    short_name_has_slash(len, *u64_at(&di->d_iname[0]), *u64_at(&di->d_iname[8]),
 				 *u64_at(&di->d_iname[16]), *u64_at(&di->d_iname[24])))
 		return 1;
-	return !named_in_ns(de, vm);
+	return !reaches_ns_root(de, vm);
 }
 
 /* The first names of a path, read directly (BTF): while a name is kept in
@@ -2039,7 +2039,7 @@ static __always_inline int decide_obj(__u32 policy, const struct dentry *de,
 	__u32 asked = 1u << (ch0 & 31) | 1u << (ch1 & 31) | (exec_denies ? 1u << POLC_CH_EXEC : 0);
 	int by_name = !(asked & ~POLC_EXEC_GROUP) && !exec_name_may_decide(h, de, vm);
 	/* an exec open allowed by its name: the exec memo says so to
-	 * bprm_check and mmap_file, which would ask named_in_ns again */
+	 * bprm_check and mmap_file, which would ask reaches_ns_root again */
 	if (by_name)
 		return xmemo ? XM_MMAP | XM_EXEC : 0;
 	struct polc_dfa d = h->file;

@@ -68,7 +68,7 @@ unshare -m sh $L/croot.sh $L/croot
 SH
 # A container's layout: a root of its own (pivot_root puts it where "/"
 # was, on the namespace's root mount), the one layout where a program's
-# name alone may decide (named_in_ns); everything above runs from /tmp, a
+# name alone may decide (reaches_ns_root); everything above runs from /tmp, a
 # mount on "/", and is walked.
 cat >$L/croot.sh <<'SH'
 try() { n=$1; shift; if "$@" 2>/dev/null; then echo "$n ok"; else echo "$n refused"; fi; }
