@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -703,34 +704,61 @@ static void test_exec_lens(void **state)
 	}
 }
 
+/* Whether seed `p` is good: a bundle (NAME.bpfpol) parses, a bare-words
+ * seed (NAME.words) validates; 0 or what is wrong with it. */
+static const char *seed_fault(const char *p, int words)
+{
+	static char why[256];
+	buf raw;
+	buf_init(&raw);
+	if (buf_read_file(&raw, p) != 0) {
+		buf_free(&raw);
+		return "unreadable";
+	}
+	const char *e;
+	if (words) {
+		e = raw.len % 4 ? "not whole words" : bpfb_validate((const uint32_t *)raw.data, raw.len / 4);
+	} else {
+		bpf_bundle b;
+		e = bpfb_parse(raw.data, raw.len, &b);
+		if (!e)
+			bpfb_free(&b);
+	}
+	if (e)
+		snprintf(why, sizeof why, "%s", e);
+	buf_free(&raw);
+	return e ? why : 0;
+}
+
 /* The bundle fuzzer starts from tests/fuzz/corpus/bundle/: seeds of an old
  * format are refused at once (version), and the fuzzer then never gets
- * past the header. Each bundle seed parses and each bare-words seed
- * validates, or tests/fuzz/bundle-seeds.sh must rewrite them. */
+ * past the header. Every seed there parses or validates, or
+ * tests/fuzz/bundle-seeds.sh must rewrite them. */
 static void test_fuzz_seeds(void **state)
 {
 	(void)state;
-	static const char *const names[] = { "small", "webapp", "memcached" };
-	for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
-		char p[512];
-		buf raw;
-		bpf_bundle b;
-		snprintf(p, sizeof p, "%s/tests/fuzz/corpus/bundle/%s.bpfpol", POLC_SRC_DIR, names[i]);
-		buf_init(&raw);
-		assert_int_equal(buf_read_file(&raw, p), 0);
-		const char *e = bpfb_parse(raw.data, raw.len, &b);
-		if (e)
-			fail_msg("%s: %s (run tests/fuzz/bundle-seeds.sh)", p, e);
-		bpfb_free(&b);
-		buf_free(&raw);
-		snprintf(p, sizeof p, "%s/tests/fuzz/corpus/bundle/%s.words", POLC_SRC_DIR, names[i]);
-		buf_init(&raw);
-		assert_int_equal(buf_read_file(&raw, p), 0);
-		e = raw.len % 4 ? "not whole words" : bpfb_validate((const uint32_t *)raw.data, raw.len / 4);
-		if (e)
-			fail_msg("%s: %s (run tests/fuzz/bundle-seeds.sh)", p, e);
-		buf_free(&raw);
+	char dir[512];
+	snprintf(dir, sizeof dir, "%s/tests/fuzz/corpus/bundle", POLC_SRC_DIR);
+	DIR *d = opendir(dir);
+	assert_non_null(d);
+	int bundles = 0, words = 0;
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		size_t n = strlen(e->d_name);
+		int is_words = n > 6 && !strcmp(e->d_name + n - 6, ".words");
+		int is_bundle = n > 7 && !strcmp(e->d_name + n - 7, ".bpfpol");
+		if (!is_words && !is_bundle)
+			continue;
+		char p[1024];
+		snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
+		const char *why = seed_fault(p, is_words);
+		if (why)
+			fail_msg("%s: %s (run tests/fuzz/bundle-seeds.sh)", p, why);
+		bundles += is_bundle;
+		words += is_words;
 	}
+	closedir(d);
+	assert_true(bundles > 0 && words == bundles);
 }
 
 int main(void)
