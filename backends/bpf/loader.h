@@ -34,9 +34,12 @@
  * needs a cgroup's entry and polc_needs carry (an enforcer reading a bare
  * policy id, or polc_needs left 0, would let opens through undecided).
  * Blob version 5 brought polc_sends with send_open: an enforcer without it
- * has another layout by the version alone. */
-#define BPFL_ENFORCER_ABI (POLC_BLOB_VERSION * 16u + 3u)   /* 2: polc_cg values, polc_needs;
-								   3: polc_fast's serial */
+ * has another layout by the version alone. A fix of a hole in the
+ * enforcer bumps it too, so that no polc keeps feeding one with the hole. */
+#define BPFL_ENFORCER_ABI (POLC_BLOB_VERSION * 16u + 4u)   /* 2: polc_cg values, polc_needs;
+								   3: polc_fast's serial;
+								   4: the exec memo per task
+								   (a per-CPU one is read stale) */
 
 /* Each returns an exit code of base/base.h and, on failure, a one-line
  * reason in err. */
