@@ -148,38 +148,19 @@ struct {
  * decision allowed mapping or executing the file it opened says so to the
  * same execve's mmap_file (the kernel maps the program and a PT_INTERP
  * interpreter) and bprm_check, which take it instead of walking the path
- * again. Kept per task: the exec open that keeps or drops a file's memo
- * and the hooks that read it are one task's, on whatever CPU each runs
- * (a per-CPU memo was read stale on another CPU: tests/vm/t_bpf_exec_memo_cpu). */
+ * again. Kept in a path buffer of the CPU the exec open ran on, and read
+ * only while its task has not been switched out since (see exec_memo_set:
+ * a memo read on another CPU was a failed execve's, stale,
+ * vm/t_bpf_exec_memo). */
 struct xmemo {
+	__u64 task, start;         /* the task: its address and start_time */
+	__u64 nsw;                 /* its context switches when it was kept */
 	__u64 file, dentry, mnt;   /* the open file and its path */
-	__u64 serial, epoch;       /* the policy's polc_fast serial; polc_xepoch */
+	__u64 serial;              /* the policy's polc_fast serial */
 	__u32 policy, ok;          /* ok: XM_* the decision allowed */
 };
 #define XM_MMAP 1u   /* mapping the file executable */
 #define XM_EXEC 2u   /* executing it (bprm_check) */
-struct xmemos {
-	struct xmemo e[2];   /* the program's and its interpreter's (both are
-				opened before either is mapped) */
-	__u32 next;
-};
-struct {
-	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
-	__uint(map_flags, BPF_F_NO_PREALLOC);
-	__type(key, int);
-	__type(value, struct xmemos);
-} polc_xmemo SEC(".maps");
-
-/* Bumped when an exec open could not reach its task's memos to drop one
- * (6.1's task storage helpers give up while another task's storage
- * operation is preempted on the same CPU): a memo counts only under the
- * value it was kept under, so none kept before the bump is read. */
-struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, __u64);
-} polc_xepoch SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -312,6 +293,11 @@ struct pathbuf {
 	__u64 c_fence;    /* an atomic add of 0 here orders loads (decide_obj) */
 	__u32 x_open;     /* an exec open: the exec memo's bits are asked for
 			     (decide_obj), kept here across the walks */
+	struct xmemo xm[2];   /* the exec memo: the program's and its
+				 interpreter's (both are opened before
+				 either is mapped); only in a CPU's own
+				 buffers (pb_claim_own) */
+	__u32 xm_next;
 	/* the whole-path cache and this run's key in it (wpc_hit) */
 	struct wpc wp[WPC_N];
 	__u64 w_dig, w_dentry, w_mnt;   /* w_dig 0: nothing to look up or keep */
@@ -345,6 +331,14 @@ static __always_inline struct pathbuf *pb_claim(void)
 		if (!pb)
 			pb = pb_try(i);
 	return pb;
+}
+
+/* One of this CPU's own two buffers, not a shared one: see exec_memo_set. */
+static __always_inline struct pathbuf *pb_claim_own(void)
+{
+	__u32 own = POLC_PBUF_SHARED + 2 * bpf_get_smp_processor_id();
+	struct pathbuf *pb = pb_try(own);
+	return pb ? pb : pb_try(own + 1);
 }
 
 static __always_inline void pb_release(struct pathbuf *pb)
@@ -508,8 +502,7 @@ static __always_inline int own_map(const struct bpf_map *m)
 	       m == (void *)&polc_gen || m == (void *)&polc_cgmemo ||
 	       m == (void *)&polc_blob || m == (void *)&polc_fast ||
 	       m == (void *)&polc_counters || m == (void *)&polc_events ||
-	       m == (void *)&polc_drops || m == (void *)&polc_pbufs ||
-	       m == (void *)&polc_xmemo || m == (void *)&polc_xepoch;
+	       m == (void *)&polc_drops || m == (void *)&polc_pbufs;
 }
 
 static __always_inline __u64 sb_magic(const struct super_block *sb)
@@ -1796,84 +1789,88 @@ static __always_inline __u32 exec_memo_bits(const struct polc_dfa *d, struct nam
 	       (POLC_DEC_VERDICT(polc_apply_mode(mode, e)) == POLC_V_ALLOW ? XM_EXEC : 0);
 }
 
-static __always_inline __u64 *xepoch(void)
+/* The current task's context switches so far (task_struct's nvcsw and
+ * nivcsw: the scheduler counts each switch away from it). */
+static __always_inline __u64 switches(const struct task_struct *t)
 {
-	__u32 z = 0;
-	return bpf_map_lookup_elem(&polc_xepoch, &z);
+	return t->nvcsw + t->nivcsw;
 }
 
-/* After every exec open decided for a confined task: drop the task's memo
- * of this open file (an older open's whose struct file had the same
- * address: a failed execve's) and keep ok (XM_*) as its new one, under
- * the policy's serial read before the decision (0: none is kept). A memo
- * that cannot be dropped (the task's storage out of reach) voids them all
- * (polc_xepoch). */
+/* After every exec open decided for a confined task: drop a memo of this
+ * open file (an older open's whose struct file had the same address: a
+ * failed execve's) and keep ok (XM_*) as its new one, under the policy's
+ * serial read before the decision (0: none is kept).
+ *
+ * A memo counts only while its task has not been switched out since it
+ * was kept (exec_memo_hit). Until then the task runs on this CPU, and only
+ * its own runs claim and release this CPU's buffers (another run holding
+ * one is this CPU's, preempted or asleep, and stays so until the task is
+ * switched out): every claim of pb_claim_own it makes gets the same buffer.
+ * So the exec open that must drop a memo finds it where it was kept, and
+ * a hook that reads one finds the last exec open's; a memo kept before a
+ * switch, on this CPU or another, is read by no one. When both own buffers
+ * are held, a memo kept in one was kept before the task was switched out:
+ * already void. The task is named by its address and its start_time (an
+ * exited task's memory reused by a new task is another task). */
 static __always_inline void exec_memo_set(const struct file *file, __u32 policy, __u64 serial,
 					  __u32 ok)
 {
 	struct task_struct *t = bpf_get_current_task_btf();
-	if (!ok && !t->bpf_storage)
-		return;   /* no memo kept by this task: none to drop */
-	struct xmemos *m = bpf_task_storage_get(&polc_xmemo, t, 0,
-						ok ? BPF_LOCAL_STORAGE_GET_F_CREATE : 0);
-	__u64 *ep = xepoch();
-	if (!ep)
-		return;   /* cannot happen: a one-entry array; keeps no memo */
-	if (!m) {
-		if (t->bpf_storage)
-			__sync_fetch_and_add(ep, 1);
+	struct pathbuf *pb = pb_claim_own();
+	if (!pb)
 		return;
+	if (pb->xm[0].file == (__u64)file)
+		pb->xm[0].file = 0;
+	if (pb->xm[1].file == (__u64)file)
+		pb->xm[1].file = 0;
+	if (ok && serial) {
+		struct xmemo *x = &pb->xm[pb->xm_next & 1];
+		pb->xm_next++;
+		x->task = (__u64)t;
+		x->start = t->start_time;
+		x->dentry = (__u64)file->f_path.dentry;
+		x->mnt = (__u64)file->f_path.mnt;
+		x->policy = policy;
+		x->serial = serial;
+		x->ok = ok;
+		x->nsw = switches(t);
+		x->file = (__u64)file;
 	}
-	if (m->e[0].file == (__u64)file)
-		m->e[0].file = 0;
-	if (m->e[1].file == (__u64)file)
-		m->e[1].file = 0;
-	if (!ok || !serial)
-		return;
-	struct xmemo *x = &m->e[m->next & 1];
-	m->next++;
-	x->dentry = (__u64)file->f_path.dentry;
-	x->mnt = (__u64)file->f_path.mnt;
-	x->policy = policy;
-	x->serial = serial;
-	x->epoch = *ep;
-	x->ok = ok;
-	x->file = (__u64)file;
+	pb_release(pb);
 }
 
 /* Whether an exec memo allows `what` (XM_*) of `file`: the current task is
- * in an execve (task_struct.in_execve; a kernel without it keeps no memo)
- * and opened this same file for it, at the same dentry and mount, under
- * the policy of the same serial, and no memo was voided since. The
- * task's last exec open of a struct file at this address kept the memo:
- * an open of the file the execve maps or checks, since the kernel holds
- * that file from its open to here. A rename between the open and the
- * mapping or the exec check goes unseen, as it does by AppArmor's
- * open-time permissions (fctx->allow): the file was allowed at the path
- * it was opened by. */
+ * in an execve (task_struct.in_execve; a kernel without it keeps no memo),
+ * has not been switched out since the memo was kept (exec_memo_set), and
+ * opened this same file for it, at the same dentry and mount, under the
+ * policy of the same serial. A rename between the open and the mapping or
+ * the exec check goes unseen, as it does by AppArmor's open-time
+ * permissions (fctx->allow): the file was allowed at the path it was
+ * opened by. */
 static __always_inline int exec_memo_hit(__u32 policy, const struct file *file, __u32 what)
 {
 	struct task_struct *t = bpf_get_current_task_btf();
-	if (!bpf_core_field_exists(t->in_execve) || !BPF_CORE_READ_BITFIELD(t, in_execve) ||
-	    !t->bpf_storage)
+	if (!bpf_core_field_exists(t->in_execve) || !BPF_CORE_READ_BITFIELD(t, in_execve))
 		return 0;
 	struct polc_fast *f = fast_of(policy);
-	__u64 *ep = xepoch();
-	if (!f || !ep)
+	if (!f)
 		return 0;
-	struct xmemos *m = bpf_task_storage_get(&polc_xmemo, t, 0, 0);
-	if (!m)
+	__u64 serial = f->serial, start = t->start_time;
+	struct pathbuf *pb = pb_claim_own();
+	if (!pb)
 		return 0;
-	__u64 serial = f->serial, epoch = *ep;
+	__u64 nsw = switches(t);   /* after the claim: a switch before it voids */
 	int hit = 0;
 	for (int k = 0; k < 2; k++) {
-		struct xmemo *x = &m->e[k];
-		if (serial && x->file == (__u64)file &&
+		struct xmemo *x = &pb->xm[k];
+		if (serial && x->file == (__u64)file && x->task == (__u64)t &&
+		    x->nsw == nsw && x->start == start &&
 		    x->dentry == (__u64)file->f_path.dentry &&
 		    x->mnt == (__u64)file->f_path.mnt && x->policy == policy &&
-		    x->serial == serial && x->epoch == epoch && (x->ok & what))
+		    x->serial == serial && (x->ok & what))
 			hit = 1;
 	}
+	pb_release(pb);
 	return hit;
 }
 

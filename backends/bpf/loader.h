@@ -38,8 +38,8 @@
  * enforcer bumps it too, so that no polc keeps feeding one with the hole. */
 #define BPFL_ENFORCER_ABI (POLC_BLOB_VERSION * 16u + 4u)   /* 2: polc_cg values, polc_needs;
 								   3: polc_fast's serial;
-								   4: the exec memo per task
-								   (a per-CPU one is read stale) */
+								   4: the exec memo void once
+								   its task is switched out */
 
 /* Each returns an exit code of base/base.h and, on failure, a one-line
  * reason in err. */
