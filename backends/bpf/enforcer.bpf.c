@@ -2446,7 +2446,9 @@ int BPF_PROG(polc_file_open, struct file *file, int ret)
 		return decide_obj(policy, file->f_path.dentry, file->f_path.mnt, c0, c1,
 				  POLC_D_FILE, DIR_ASK, 0, 0, 1);
 	/* an exec open keeps (or drops) the exec memo that bprm_check and
-	 * mmap_file read, under the serial read before its decision */
+	 * mmap_file read, under the serial read before its decision; a
+	 * policy that decides neither reads no memo (a memo names its
+	 * policy, whose needs are its own), so none is kept or dropped */
 	int xmemo = (packed_needs(cg) & (1u << POLC_CH_MMAP | 1u << POLC_CH_EXEC)) != 0;
 	struct polc_fast *f = fast_of(policy);
 	__u64 serial = f ? f->serial : 0;
@@ -2454,7 +2456,8 @@ int BPF_PROG(polc_file_open, struct file *file, int ret)
 	 * one (EACCES) before the open reaches this hook */
 	int rc = decide_obj(policy, file->f_path.dentry, file->f_path.mnt, c0, c1,
 			    POLC_D_FILE, 0, 1, xmemo, 1);
-	exec_memo_set(file, policy, serial, rc > 0 ? (__u32)rc : 0);
+	if (xmemo)
+		exec_memo_set(file, policy, serial, rc > 0 ? (__u32)rc : 0);
 	return rc > 0 ? 0 : rc;
 }
 
