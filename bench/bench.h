@@ -60,6 +60,8 @@ typedef struct {
 	const char *report_from[BENCH_REPORT_FROM_MAX];  /* re-render the outputs from these raw tables */
 	size_t nreport_from;
 	bool vm_only;              /* measure nothing natively; only the lab */
+	bool container;            /* the rule-count series in a root of its
+				      own (bench/container.sh) */
 	const char *compare[2];    /* --compare A B: do two raw tables agree? */
 	double within;             /* --within: how near (a fraction; 0: 1 %) */
 	const char *cmdline;       /* for the report */

@@ -829,8 +829,11 @@ static void md_rules(const bresults *r, buf *out)
 		   "both LSMs decide (file, exec, network connect, mount, capability), none of which "
 		   "the micro tests touch; ratio to NoProtect measured in the same rounds (%zu), "
 		   "median [min–max], † when a round is more than 2 %% off the median. AppArmor 3 "
-		   "cannot match network addresses: its profile leaves those statements out.\n\n"
-		   "| backend | rules |", rounds_of(r, "lab", "rules"));
+		   "cannot match network addresses: its profile leaves those statements out.\n\n",
+		   rounds_of(r, "lab", "rules"));
+	const char *layout = br_get(r, "lab", "rules.layout");
+	buf_printf(out, "**Layout.** The series ran %s.\n\n| backend | rules |",
+		   layout ? layout : "from the guest's /tmp, a tmpfs mounted below its root");
 	for (size_t k = 0; k < 8; k++)
 		buf_printf(out, " %s |", micro_tests[k]);
 	buf_puts(out, "\n|---|---|");

@@ -2,7 +2,7 @@
  *
  *   polc bench [--quick|--smoke] [--vm] [-o REPORT.md] [--json FILE]
  *              [--chart FILE.svg] [--raw FILE] [--only LIST] [--reps N]
- *              [--soak MINUTES]
+ *              [--soak MINUTES] [--container]
  *   polc bench --vm-only ...        (the lab alone)
  *   polc bench --report-from RAW... [-o REPORT.md] [--json FILE] [--chart FILE]
  *   polc bench --compare A.raw B.raw [--within PCT] [-o FILE]
@@ -64,7 +64,7 @@ static int usage(void)
 int cmd_bench(int argc, char **argv)
 {
 	enum { O_QUICK = 256, O_FULL, O_SMOKE, O_VM, O_JSON, O_CHART, O_RAW, O_REPS, O_SOAK,
-	       O_ONLY, O_IN_LAB, O_REPORT_FROM, O_VM_ONLY, O_COMPARE, O_WITHIN };
+	       O_ONLY, O_IN_LAB, O_REPORT_FROM, O_VM_ONLY, O_COMPARE, O_WITHIN, O_CONTAINER };
 	static const struct option lo[] = {
 		{ "quick", no_argument, 0, O_QUICK }, { "full", no_argument, 0, O_FULL },
 		{ "smoke", no_argument, 0, O_SMOKE }, { "vm", no_argument, 0, O_VM },
@@ -73,7 +73,7 @@ int cmd_bench(int argc, char **argv)
 		{ "reps", required_argument, 0, O_REPS }, { "soak", required_argument, 0, O_SOAK },
 		{ "only", required_argument, 0, O_ONLY }, { "in-lab", no_argument, 0, O_IN_LAB },
 		{ "report-from", required_argument, 0, O_REPORT_FROM },
-		{ "vm-only", no_argument, 0, O_VM_ONLY },
+		{ "vm-only", no_argument, 0, O_VM_ONLY }, { "container", no_argument, 0, O_CONTAINER },
 		{ "compare", no_argument, 0, O_COMPARE }, { "within", required_argument, 0, O_WITHIN },
 		{ "help", no_argument, 0, 'h' }, { 0, 0, 0, 0 }
 	};
@@ -103,6 +103,7 @@ int cmd_bench(int argc, char **argv)
 			o.report_from[o.nreport_from++] = optarg;
 			break;
 		case O_VM_ONLY: o.vm_only = true; break;
+		case O_CONTAINER: o.container = true; break;
 		case O_COMPARE: compare = true; break;
 		case O_WITHIN:
 			o.within = strtod(optarg, &end) / 100;

@@ -68,6 +68,7 @@ static const command commands[] = {
 	  "prove each output has the policy's effect" },
 	{ "bench", cmd_bench, "polc bench [--quick|--smoke] [--vm] [-o REPORT.md] [--json F] [--chart F.svg]\n"
 	  "           [--only micro,redis,pgbench,filter,compile,tracers,soak,hooks,rules] [--reps N] [--soak MINUTES]\n"
+	  "           [--container]   (the rule-count series in a root of its own, as in a container)\n"
 	  "           ratios to NoProtect per scenario x backend; --quick < 10 min; --vm: AppArmor and BPF LSM\n"
 	  "           in the kernel lab; full run: soak 10 min; markdown on stdout without -o/--json/--chart\n"
 	  "       polc bench --vm-only ... --raw F   (the lab alone)\n"

@@ -15,6 +15,10 @@ MICRO=$SRC/$BUILD/bench/micro
 "$MICRO" -t 0.005 all >"$T/micro.out" || fail "micro exited $?"
 [ "$(awk 'NF == 3 && $2 > 0 && $3 > 0' "$T/micro.out" | wc -l)" = 8 ] || { cat "$T/micro.out"; fail "micro: not 8 tests"; }
 "$MICRO" -t 0.005 nosuch 2>/dev/null && fail "micro accepted an unknown test"
+# --container's layout (bench/container.sh): micro runs from a tmpfs root
+# put in place by pivot_root
+sh bench/container.sh "$MICRO" -t 0.005 all >"$T/ct.out" || fail "container.sh exited $?"
+[ "$(awk 'NF == 3 && $2 > 0 && $3 > 0' "$T/ct.out" | wc -l)" = 8 ] || { cat "$T/ct.out"; fail "micro in container.sh: not 8 tests"; }
 
 "$POLC" help bench | grep -q -- "--quick" || fail "no usage text"
 for bad in "--only nosuch" "--reps 0" "--soak x" "stray"; do
