@@ -1844,9 +1844,10 @@ static __always_inline void exec_memo_set(const struct file *file, __u32 policy,
  * has not been switched out since the memo was kept (exec_memo_set), and
  * opened this same file for it, at the same dentry and mount, under the
  * policy of the same serial. A rename between the open and the mapping or
- * the exec check goes unseen, as it does by AppArmor's open-time
- * permissions (fctx->allow): the file was allowed at the path it was
- * opened by. */
+ * the exec check goes unseen: the file was allowed at the path it was
+ * opened by, and what runs or is mapped is that open file's content
+ * (AppArmor decides an exec by the path bprm_creds_for_exec finds, later,
+ * and a mapping by the open file's permissions, fctx->allow). */
 static __always_inline int exec_memo_hit(__u32 policy, const struct file *file, __u32 what)
 {
 	struct task_struct *t = bpf_get_current_task_btf();

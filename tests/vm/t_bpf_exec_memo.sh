@@ -8,9 +8,10 @@
 # at the interpreter, and a program renamed from an allowed path to a
 # refused one after an allowed exec is refused on its next exec (no memo
 # outlives its execve's open). And a failed execve's memo is not read by
-# the next one on another CPU: xmemo_atk (tests/vm/xmemo_atk.c) replays
-# that attack, on three guest CPUs, with xmemo_watch moving it between the
-# exec open and bprm_check.
+# the next one: on another CPU (xmemo_atk, on three guest CPUs, with
+# xmemo_watch moving it between the exec open and bprm_check: the switch
+# rule) or on the same CPU without a context switch (xmemo_spin: the exec
+# open's drop).
 SRC=${SRC:-$(cd "$(dirname "$0")/../.." && pwd)}
 POLC=${POLC:-$SRC/${BUILD:-build}/polc}
 if [ "${1:-}" != --inside ]; then
@@ -100,5 +101,27 @@ check "stale memo: each try's first exec failed (ETXTBSY), its second refused" \
 moved=$(sed -n 's/.*back to 0: \([0-9]*\).*/\1/p' $L/watch.err)
 check "stale memo: tries moved between the exec open and bprm_check (5 or more)" yes \
 	"$([ "${moved:-0}" -ge 5 ] && echo yes || echo "no: ${moved:-none}")"
+
+# The same on one CPU with no switch at all (the attacker waits for RCU in
+# a busy loop): only the second exec open's drop of the memo refuses b/F.
+D=$L/spin
+rm -rf $D; mkdir -p $D/a $D/b
+cp /usr/bin/echo $D/a/F
+cat >$L/spin.pol <<POL
+policy xmemo_spin {
+  default allow file;
+  default deny exec;
+  allow exec "/usr/**", "/bin/**", "$VMB/xmemo_spin", "$D/a/F";
+}
+POL
+"$POLC" run --target bpf $L/spin.pol -- "$VMB/xmemo_spin" $D 30 300 >$L/spin.out 2>$L/spin.err
+cat $L/spin.out $L/spin.err
+check "same CPU: the refused program never ran" 0 "$(grep -c DENIED-EXEC-RAN $L/spin.out)"
+check "same CPU: each try's first exec failed (ETXTBSY), its second refused" \
+	"step1 ETXTBSY 30, step3: Operation not permitted x30" \
+	"$(sed -n 's/^spin: 30 tries, \(step1 ETXTBSY [0-9]*\), without a switch [0-9]*, /\1, /p' $L/spin.err)"
+still=$(sed -n 's/.*without a switch \([0-9]*\).*/\1/p' $L/spin.err)
+check "same CPU: tries never switched out (5 or more)" yes \
+	"$([ "${still:-0}" -ge 5 ] && echo yes || echo "no: ${still:-none}")"
 [ $bad = 0 ] && echo ALL-OK
 exit $bad

@@ -11,7 +11,9 @@
  * bprm_check runs on CPU 0). A memo kept per CPU was read there, stale, and
  * the refused program ran: it prints DENIED-EXEC-RAN. Exit 1 after N
  * refused tries, with a count of step 3's errors on stderr. */
-#define _GNU_SOURCE
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE   /* sched_setaffinity, CPU_SET */
+#endif
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>

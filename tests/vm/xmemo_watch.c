@@ -4,7 +4,9 @@
  * in a path lookup (before the exec open's hook), back to CPU 0 while it
  * sleeps after the open's hook (do_dentry_open's 9p open, prepare_binprm's
  * read). On SIGTERM prints the moves made ("moved to 1: N, back to 0: N"). */
-#define _GNU_SOURCE
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE   /* sched_setaffinity, CPU_SET */
+#endif
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
