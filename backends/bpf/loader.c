@@ -419,9 +419,35 @@ static int attach_needed(uint32_t needs, char *err, size_t n)
 	return EXIT_OK;
 }
 
+bool bpfl_kernel_runs_nested(const struct btf *vmlinux)
+{
+	return vmlinux &&
+	       btf__find_by_name_kind(vmlinux, "__bpf_prog_enter_sleepable_recur", BTF_KIND_FUNC) > 0;
+}
+
+/* The running kernel's answer (bpfl_kernel_runs_nested); an unreadable BTF
+ * is left to the load, whose CO-RE relocations need it too. */
+static int check_kernel_runs_nested(char *err, size_t n)
+{
+	struct btf *v = btf__load_vmlinux_btf();
+	if (!v)
+		return 0;
+	bool ok = bpfl_kernel_runs_nested(v);
+	btf__free(v);
+	if (ok)
+		return 0;
+	seterr(err, n, "this kernel skips a BPF LSM program while another run of it is preempted "
+	       "on the same CPU (its BTF has no __bpf_prog_enter_sleepable_recur: Linux before "
+	       "6.2 without the backport of \"bpf: Remove prog->active check for bpf_lsm and "
+	       "bpf_iter\"), and a skipped hook allows: no enforcer installed");
+	return -1;
+}
+
 /* Load, attach and pin the enforcer; all or nothing. */
 static int install_enforcer(char *err, size_t n)
 {
+	if (check_kernel_runs_nested(err, n) < 0)
+		return EXIT_SYSTEM;
 	enforcer_object eo;
 	if (open_enforcer_object(&eo, err, n) < 0)
 		return EXIT_SYSTEM;

@@ -20,6 +20,7 @@
 #ifndef POLC_BPF_LOADER_H
 #define POLC_BPF_LOADER_H
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stddef.h>
 #include "bundle.h"
@@ -60,6 +61,18 @@ bpfl_events *bpfl_events_open(bpfl_event_fn fn, void *ctx, char *err, size_t err
 int bpfl_events_poll(bpfl_events *ev, int timeout_ms);
 unsigned long long bpfl_events_dropped(bpfl_events *ev);   /* records lost so far */
 void bpfl_events_close(bpfl_events *ev);
+
+/* Whether a kernel (its BTF) runs a BPF LSM program while another run of
+ * it is preempted on the same CPU. Before Linux 6.2 ("bpf: Remove
+ * prog->active check for bpf_lsm and bpf_iter"; some stable kernels have
+ * it backported, Debian's 6.1 among them) the trampoline skipped such a
+ * run, and a skipped LSM program allows: a task preempted in a sleepable
+ * hook let every other call of it on that CPU through. The change split the
+ * trampoline's entries into checking (_recur) and plain ones, so the
+ * checking sleepable entry's name in the BTF says the kernel has it. The
+ * loader installs no enforcer on a kernel without it. */
+struct btf;
+bool bpfl_kernel_runs_nested(const struct btf *vmlinux);
 
 /* Check that every enforcer program is either marked as the enforcer's own
  * protection (enforcer.bpf.c, SELF_PROTECTION) or in loader.c's table of

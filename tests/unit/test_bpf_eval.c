@@ -21,6 +21,8 @@
 #include <sys/socket.h>
 #include <netinet/in.h>
 
+#include <bpf/btf.h>
+
 #include "compiler/compile.h"
 #include "backends/bpf/bundle.h"
 #include "backends/bpf/loader.h"
@@ -761,6 +763,29 @@ static void test_fuzz_seeds(void **state)
 	assert_true(bundles > 0 && words == bundles);
 }
 
+/* The loader installs no enforcer on a kernel that skips a preempted LSM
+ * program's other runs: a BTF without the checking sleepable trampoline
+ * entry is such a kernel's, one with it (this host's, when readable) not. */
+static void test_kernel_runs_nested(void **state)
+{
+	(void)state;
+	assert_false(bpfl_kernel_runs_nested(NULL));
+	struct btf *b = btf__new_empty();
+	assert_non_null(b);
+	int proto = btf__add_func_proto(b, 0);
+	assert_true(proto > 0);
+	assert_true(btf__add_func(b, "__bpf_prog_enter_sleepable", BTF_FUNC_STATIC, proto) > 0);
+	assert_false(bpfl_kernel_runs_nested(b));
+	assert_true(btf__add_func(b, "__bpf_prog_enter_sleepable_recur", BTF_FUNC_STATIC, proto) > 0);
+	assert_true(bpfl_kernel_runs_nested(b));
+	btf__free(b);
+	struct btf *v = btf__load_vmlinux_btf();
+	if (v) {   /* this host's kernel (6.18) has the split */
+		assert_true(bpfl_kernel_runs_nested(v));
+		btf__free(v);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -771,6 +796,7 @@ int main(void)
 		cmocka_unit_test(test_hook_table),
 		cmocka_unit_test(test_load_error),
 		cmocka_unit_test(test_needs),
+		cmocka_unit_test(test_kernel_runs_nested),
 		cmocka_unit_test(test_send_open),
 		cmocka_unit_test(test_exec_lens),
 		cmocka_unit_test(test_fuzz_seeds),
