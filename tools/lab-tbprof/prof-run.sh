@@ -5,13 +5,17 @@
 # -t T) under `polc run --target TARGET --allow-partial POLICY` (TARGET
 # none: unconfined, in a fresh cgroup as polc run's own). Any enforcer:
 # with two runs of different T, diff.py gives what one operation costs.
+# CONTAINER=1: MICRO runs in a root of its own (bench/container.sh, as
+# polc bench --container runs the rule-count series).
 set -u
 P=$1 TGT=$2 POL=$3 MICRO=$4 TEST=$5 T=$6 OUT=$7
 # from the guest's tmpfs, as polc bench runs it: an exec over 9p waits on
 # the host, and an idle guest's icount clock jumps ahead
 cp "$MICRO" /tmp/tbprof-micro || exit 3
 RUN=/tmp/tbprof-run.sh
-echo 'cat /proc/kallsyms >"$1/kallsyms.txt" && exec /tmp/tbprof-micro -t "$2" "$3"' >$RUN
+CT=
+[ "${CONTAINER:-0}" = 1 ] && CT="sh $(cd "$(dirname "$0")/../.." && pwd)/bench/container.sh"
+echo 'cat /proc/kallsyms >"$1/kallsyms.txt" && exec '"$CT"' /tmp/tbprof-micro -t "$2" "$3"' >$RUN
 if [ "$TGT" = none ]; then
 	CGROOT=/sys/fs/cgroup/unified
 	[ -d "$CGROOT" ] || CGROOT=/sys/fs/cgroup
