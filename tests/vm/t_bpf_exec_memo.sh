@@ -8,10 +8,9 @@
 # at the interpreter, and a program renamed from an allowed path to a
 # refused one after an allowed exec is refused on its next exec (no memo
 # outlives its execve's open). And a failed execve's memo is not read by
-# the next one: on another CPU (xmemo_atk, on three guest CPUs, with
-# xmemo_watch moving it between the exec open and bprm_check: the switch
-# rule) or on the same CPU without a context switch (xmemo_spin: the exec
-# open's drop).
+# the next one (xmemo_atk): on another CPU (three guest CPUs, xmemo_watch
+# moving it between the exec open and bprm_check: the switch rule) or on
+# the same CPU without a context switch (--spin: the exec open's drop).
 SRC=${SRC:-$(cd "$(dirname "$0")/../.." && pwd)}
 POLC=${POLC:-$SRC/${BUILD:-build}/polc}
 if [ "${1:-}" != --inside ]; then
@@ -73,55 +72,49 @@ check "audit mode: all ran" "ok ok ok ok ok ok ok" "$(got ok) $(got other) $(got
 check "audit mode: logged (other aud interp moved / ok mv-me script)" "1 1 1 1 / 0 0 0" \
 	"$(n other) $(n aud) $(n interp) $(n moved) / $(n ok) $(n mv-me) $(n script)"
 
-# A failed execve's memo read on another CPU (docs/bpf-bundle.md): each of
-# 15 tries execs the allowed a/F while holding it open for writing
-# (ETXTBSY), renames it to b/F (refused), and execs b/F; the helper moves
-# the attacker to CPU 1 before that exec open and back to CPU 0 before its
-# bprm_check, where the failed execve's memo was kept.
-S=$XM_SHARE
-rm -rf $S/a $S/b $S/sub; mkdir -p $S/a $S/b $S/sub
-cp /usr/bin/echo $S/a/F
-cat >$L/cpu.pol <<POL
-policy xmemo_cpu {
-  default allow file;
-  default deny exec;
-  allow exec "/usr/**", "/bin/**", "$VMB/xmemo_atk", "$S/a/F";
+# A failed execve's memo read by the next execve (docs/bpf-bundle.md):
+# each try execs the allowed a/F while holding it open for writing
+# (ETXTBSY), renames it to b/F (refused) and execs b/F (xmemo_atk.c).
+# attack NAME DIR TRIES WAIT [--spin]: the policy allows a/F, xmemo_atk's
+# summary in $L/NAME.sum ("step1 ETXTBSY E, step3: ERR xM") and the tries
+# never switched out in $L/NAME.still.
+attack() {
+	name=$1 dir=$2 tries=$3 wait=$4 mode=${5:-}
+	rm -rf $dir/a $dir/b $dir/sub; mkdir -p $dir/a $dir/b $dir/sub
+	cp /usr/bin/echo $dir/a/F
+	printf 'policy xmemo_%s {\n  default allow file;\n  default deny exec;\n  allow exec "/usr/**", "/bin/**", "%s", "%s";\n}\n' \
+		$name "$VMB/xmemo_atk" "$dir/a/F" >$L/$name.pol
+	"$POLC" run --target bpf $L/$name.pol -- "$VMB/xmemo_atk" $mode $dir $tries $wait >$L/$name.out 2>$L/$name.err
+	cat $L/$name.out; tail -1 $L/$name.err
+	sed -n "s/^atk: $tries tries, \(step1 ETXTBSY [0-9]*\), without a switch [0-9]*, /\1, /p" $L/$name.err >$L/$name.sum
+	sed -n 's/.*without a switch \([0-9]*\).*/\1/p' $L/$name.err >$L/$name.still
 }
-POL
+at_least() { # MIN VALUE: yes, or why not
+	if [ "${2:-0}" -ge "$1" ]; then echo yes; else echo "no: ${2:-none}"; fi
+}
+
+# Across CPUs: xmemo_watch moves the attacker to CPU 1 before the second
+# exec open and back to CPU 0, where the failed execve's memo was kept,
+# before its bprm_check (on 9p, where both points sleep).
 check "three CPUs" 3 "$(nproc)"
 rm -f /tmp/atk.pid
 "$VMB/xmemo_watch" 2 2>$L/watch.err &
 wp=$!
-"$POLC" run --target bpf $L/cpu.pol -- "$VMB/xmemo_atk" "$S" 15 300000 >$L/atk.out 2>$L/atk.err
-kill $wp; wait $wp
-tail -1 $L/atk.err; cat $L/atk.out $L/watch.err
-check "stale memo: the refused program never ran" 0 "$(grep -c DENIED-EXEC-RAN $L/atk.out)"
+attack cpu "$XM_SHARE" 15 300000
+kill $wp 2>/dev/null; wait $wp
+cat $L/watch.err
+check "stale memo: the refused program never ran" 0 "$(grep -c DENIED-EXEC-RAN $L/cpu.out)"
 check "stale memo: each try's first exec failed (ETXTBSY), its second refused" \
-	"step1 ETXTBSY 15, step3: Operation not permitted x15" "$(sed -n 's/^atk: 15 tries, //p' $L/atk.err)"
-moved=$(sed -n 's/.*back to 0: \([0-9]*\).*/\1/p' $L/watch.err)
+	"step1 ETXTBSY 15, step3: Operation not permitted x15" "$(cat $L/cpu.sum)"
 check "stale memo: tries moved between the exec open and bprm_check (5 or more)" yes \
-	"$([ "${moved:-0}" -ge 5 ] && echo yes || echo "no: ${moved:-none}")"
+	"$(at_least 5 "$(sed -n 's/.*back to 0: \([0-9]*\).*/\1/p' $L/watch.err)")"
 
-# The same on one CPU with no switch at all (the attacker waits for RCU in
-# a busy loop): only the second exec open's drop of the memo refuses b/F.
-D=$L/spin
-rm -rf $D; mkdir -p $D/a $D/b
-cp /usr/bin/echo $D/a/F
-cat >$L/spin.pol <<POL
-policy xmemo_spin {
-  default allow file;
-  default deny exec;
-  allow exec "/usr/**", "/bin/**", "$VMB/xmemo_spin", "$D/a/F";
-}
-POL
-"$POLC" run --target bpf $L/spin.pol -- "$VMB/xmemo_spin" $D 30 300 >$L/spin.out 2>$L/spin.err
-cat $L/spin.out $L/spin.err
+# On one CPU with no switch at all (the attacker waits for RCU in a busy
+# loop): only the second exec open's drop of the memo refuses b/F.
+attack spin $L/spin 30 300 --spin
 check "same CPU: the refused program never ran" 0 "$(grep -c DENIED-EXEC-RAN $L/spin.out)"
 check "same CPU: each try's first exec failed (ETXTBSY), its second refused" \
-	"step1 ETXTBSY 30, step3: Operation not permitted x30" \
-	"$(sed -n 's/^spin: 30 tries, \(step1 ETXTBSY [0-9]*\), without a switch [0-9]*, /\1, /p' $L/spin.err)"
-still=$(sed -n 's/.*without a switch \([0-9]*\).*/\1/p' $L/spin.err)
-check "same CPU: tries never switched out (5 or more)" yes \
-	"$([ "${still:-0}" -ge 5 ] && echo yes || echo "no: ${still:-none}")"
+	"step1 ETXTBSY 30, step3: Operation not permitted x30" "$(cat $L/spin.sum)"
+check "same CPU: tries never switched out (5 or more)" yes "$(at_least 5 "$(cat $L/spin.still)")"
 [ $bad = 0 ] && echo ALL-OK
 exit $bad

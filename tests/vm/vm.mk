@@ -27,12 +27,12 @@ $(VM_BUILD)/lsm_probe: tests/vm/lsm_probe.c $(VM_BUILD)/lsm_probe.skel.h
 
 TEST_EXTRA += $(VM_BUILD)/lsm_probe
 
-# vm/t_bpf_exec_memo's attackers and their CPU-steering helper
+# vm/t_bpf_exec_memo's attacker and its CPU-steering helper
 $(VM_BUILD)/xmemo_%: tests/vm/xmemo_%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -o $@ $<
 
-TEST_EXTRA += $(VM_BUILD)/xmemo_atk $(VM_BUILD)/xmemo_watch $(VM_BUILD)/xmemo_spin
+TEST_EXTRA += $(VM_BUILD)/xmemo_atk $(VM_BUILD)/xmemo_watch
 
 .PHONY: vm-image
 vm-image:
