@@ -366,6 +366,12 @@ struct polc_hdr {
  * channels the policy decides. polc_needs' one value is the OR of these over
  * every policy loaded since the enforcer was installed. */
 struct polc_cg { __u32 policy, needs; };
+/* The needs bit of bprm_check: the policy decides an exec its exec open
+ * does not (file_open counts only an exec statement's deny there): an exec
+ * domain's default, an audit, or any exec under mode audit. A policy whose
+ * exec decisions are all statements' denies has the exec channel's bit
+ * (POLC_CH_EXEC) without it, and no bprm_check is attached for it. */
+#define POLC_NEEDS_BPRM (1u << (POLC_NCHAN + 5))
 struct polc_blob_key { __u32 policy, chunk; };
 struct polc_chunk { __u32 w[POLC_CHUNK_WORDS]; };
 /* serial: a number the loader draws for each policy it writes (never 0),

@@ -929,6 +929,19 @@ static bool mmap_refused_by_open(const uint32_t *w, const struct polc_dfa *d, ui
 	return true;
 }
 
+/* Does the file DFA d decide an exec other than by a statement's deny in
+ * enforce mode, the one decision the exec open makes for it (enforcer.bpf.c,
+ * polc_file_open)? Then bprm_check must decide it (POLC_NEEDS_BPRM). */
+static bool exec_beyond_open(const uint32_t *w, const struct polc_dfa *d, uint32_t mode)
+{
+	for (uint64_t e = 0; e < d->nentries; e++) {
+		uint32_t dec = w[d->entries + e * d->nchan + POLC_CH_EXEC];
+		if (decides(dec) && (mode || !refuses(dec) || POLC_DEC_STMT(dec) == POLC_STMT_DEFAULT))
+			return true;
+	}
+	return false;
+}
+
 uint32_t bpfb_needs(const uint32_t *w, size_t nw)
 {
 	(void)nw;
@@ -940,6 +953,9 @@ uint32_t bpfb_needs(const uint32_t *w, size_t nw)
 		m |= BPFB_NEEDS_CHANS & ~(1u << POLC_CH_EXEC);
 	if (decides(h->defaults[POLC_D_EXEC]))
 		m |= 1u << POLC_CH_EXEC;
+	if (decides(h->defaults[POLC_D_EXEC]) ||
+	    ((m >> POLC_CH_EXEC & 1) && exec_beyond_open(w, &h->file, h->mode)))
+		m |= BPFB_NEEDS_BPRM;
 	if (dfa_needs(w, &h->mount) || decides(h->defaults[POLC_D_MOUNT]))
 		m |= BPFB_NEEDS_MOUNT;
 	for (int c = 0; c < 64; c++)

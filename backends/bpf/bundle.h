@@ -72,6 +72,7 @@ enum {
 	BPFB_NEEDS_PTRACE = 1u << (POLC_NCHAN + 2),
 	BPFB_NEEDS_SIGNAL = 1u << (POLC_NCHAN + 3),
 	BPFB_NEEDS_NET = 1u << (POLC_NCHAN + 4),
+	BPFB_NEEDS_BPRM = POLC_NEEDS_BPRM,   /* with POLC_CH_EXEC: bpf_layout.h */
 };
 uint32_t bpfb_needs(const uint32_t *w, size_t nwords);
 

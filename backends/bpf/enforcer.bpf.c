@@ -319,26 +319,24 @@ static __always_inline struct pathbuf *pb_try(__u32 i)
 	return 0;
 }
 
-/* A free buffer, owned until pb_release; NULL when none is. */
-static __always_inline struct pathbuf *pb_claim(void)
-{
-	__u32 own = POLC_PBUF_SHARED + 2 * bpf_get_smp_processor_id();
-	struct pathbuf *pb = pb_try(own);
-	if (!pb)
-		pb = pb_try(own + 1);
-#pragma unroll
-	for (__u32 i = 0; i < POLC_PBUF_SHARED; i++)
-		if (!pb)
-			pb = pb_try(i);
-	return pb;
-}
-
 /* One of this CPU's own two buffers, not a shared one: see exec_memo_set. */
 static __always_inline struct pathbuf *pb_claim_own(void)
 {
 	__u32 own = POLC_PBUF_SHARED + 2 * bpf_get_smp_processor_id();
 	struct pathbuf *pb = pb_try(own);
 	return pb ? pb : pb_try(own + 1);
+}
+
+/* A free buffer, owned until pb_release; NULL when none is: the CPU's own
+ * first, then a shared one (a run preempted on this CPU holds its own). */
+static __always_inline struct pathbuf *pb_claim(void)
+{
+	struct pathbuf *pb = pb_claim_own();
+#pragma unroll
+	for (__u32 i = 0; i < POLC_PBUF_SHARED; i++)
+		if (!pb)
+			pb = pb_try(i);
+	return pb;
 }
 
 static __always_inline void pb_release(struct pathbuf *pb)
@@ -2448,11 +2446,14 @@ int BPF_PROG(polc_file_open, struct file *file, int ret)
 				  POLC_D_FILE, DIR_ASK, 0, 0, 1);
 	/* an exec open keeps (or drops) the exec memo that bprm_check and
 	 * mmap_file read, under the serial read before its decision; a
-	 * policy that decides neither reads no memo (a memo names its
-	 * policy, whose needs are its own), so none is kept or dropped */
-	int xmemo = (packed_needs(cg) & (1u << POLC_CH_MMAP | 1u << POLC_CH_EXEC)) != 0;
-	struct polc_fast *f = fast_of(policy);
-	__u64 serial = f ? f->serial : 0;
+	 * policy that needs neither reads no memo (a memo names its policy,
+	 * whose needs are its own), so none is kept or dropped */
+	int xmemo = (packed_needs(cg) & (1u << POLC_CH_MMAP | POLC_NEEDS_BPRM)) != 0;
+	__u64 serial = 0;
+	if (xmemo) {
+		struct polc_fast *f = fast_of(policy);
+		serial = f ? f->serial : 0;
+	}
 	/* an exec open is never of a directory: may_open refuses MAY_EXEC on
 	 * one (EACCES) before the open reaches this hook */
 	int rc = decide_obj(policy, file->f_path.dentry, file->f_path.mnt, c0, c1,
@@ -2523,7 +2524,12 @@ int BPF_PROG(polc_bprm_check, struct linux_binprm *bprm, int ret)
 	__u32 policy;
 	if (ret)
 		return ret;
-	if (!policy_deciding(1u << POLC_CH_EXEC, &policy))
+	/* attached for a policy whose exec open leaves an exec undecided
+	 * (POLC_NEEDS_BPRM); one whose exec decisions are all statements'
+	 * denies has each made by the exec open of every program execve runs
+	 * (do_open_execat, binfmt_misc's file_clone_open of an F interpreter:
+	 * each an open with __FMODE_EXEC, by this task, of this bprm->file) */
+	if (!policy_deciding(POLC_NEEDS_BPRM, &policy))
 		return 0;
 	struct file *f = bprm->file;
 	if (!f)

@@ -214,7 +214,7 @@ static const struct {
 	{ "polc_mmap_file", 1u << POLC_CH_MMAP },
 	{ "polc_file_mprotect", 1u << POLC_CH_MMAP },
 	{ "polc_file_lock", 1u << POLC_CH_LOCK },
-	{ "polc_bprm_check", 1u << POLC_CH_EXEC },
+	{ "polc_bprm_check", BPFB_NEEDS_BPRM },
 	{ "polc_sb_mount", BPFB_NEEDS_MOUNT },
 	{ "polc_move_mount", BPFB_NEEDS_MOUNT },
 	{ "polc_sb_pivotroot", BPFB_NEEDS_MOUNT },

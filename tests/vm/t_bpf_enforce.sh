@@ -167,9 +167,21 @@ $POLC run --target bpf $T/p.pol -- $PY $T/probe.py $T/lab >$T/od.out 2>$T/od.err
 for k in read-secret exec-id chown connect-denied; do
 	check "then the full policy: $k" EPERM "$(got $k $T/od.out)"
 done
-for p in polc_bprm_check polc_capable polc_socket_connect polc_socket_sendmsg; do
+for p in polc_capable polc_socket_connect polc_socket_sendmsg; do
 	check "after the full policy: $p" attached "$(linked $p)"
 done
+# its one exec statement is a deny, which the exec open decides (exec-id
+# refused above): bprm_check stays detached until a policy decides an exec
+# the open does not (an audit: mode audit's a.pol)
+check "after the full policy: polc_bprm_check" absent "$(linked polc_bprm_check)"
+mkdir -p /sys/fs/cgroup/polc-audit
+$POLC load $T/a.bpfpol --cgroup /sys/fs/cgroup/polc-audit || { echo "FAIL load a.pol"; bad=1; }
+check "after an audit policy: polc_bprm_check" attached "$(linked polc_bprm_check)"
+sh -c "echo \$\$ > /sys/fs/cgroup/polc-audit/cgroup.procs; exec $PY $T/probe.py $T/lab" >$T/aud2.out 2>&1
+check "audit policy exec-id" ok "$(got exec-id $T/aud2.out)"
+$POLC status --follow=1 >$T/follow2.out
+grep -q "audit exec by stmt [0-9]*: /usr/bin/id" $T/follow2.out && echo "ok   bprm_check logs the exec's audit" ||
+	{ echo "FAIL no audit record of the exec: $(cat $T/follow2.out)"; bad=1; }
 $POLC unload 2>/dev/null
 # a policy that decides nothing (always-allow) installs the enforcer with
 # no program attached, its own protection included: its tasks pay no
