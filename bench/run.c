@@ -566,10 +566,10 @@ static int micro_into(const bench_opts *o, const params *p, const cfg *c, bresul
 		      const char *section, bool contained)
 {
 	argv_t a = { 0 };
-	char secs[32], *ct = xasprintf("%s/bench/container.sh", o->srcdir);
+	char secs[32], *ct = contained ? xasprintf("%s/bench/container.sh", o->srcdir) : NULL;
 	snprintf(secs, sizeof secs, "%g", p->micro_secs);
 	wrapper(o, c, &a);
-	if (contained) {
+	if (ct) {
 		av_push(&a, "sh");
 		av_push(&a, ct);
 	}

@@ -11,14 +11,18 @@ cd "$SRC"
 T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 MICRO=$SRC/$BUILD/bench/micro
+# micro's output in $1 has its 8 tests, each a name and two positive numbers
+eight_tests() {
+	[ "$(awk 'NF == 3 && $2 > 0 && $3 > 0' "$1" | wc -l)" = 8 ] || { cat "$1"; fail "$2: not 8 tests"; }
+}
 
 "$MICRO" -t 0.005 all >"$T/micro.out" || fail "micro exited $?"
-[ "$(awk 'NF == 3 && $2 > 0 && $3 > 0' "$T/micro.out" | wc -l)" = 8 ] || { cat "$T/micro.out"; fail "micro: not 8 tests"; }
+eight_tests "$T/micro.out" micro
 "$MICRO" -t 0.005 nosuch 2>/dev/null && fail "micro accepted an unknown test"
 # --container's layout (bench/container.sh): micro runs from a tmpfs root
 # put in place by pivot_root
 sh bench/container.sh "$MICRO" -t 0.005 all >"$T/ct.out" || fail "container.sh exited $?"
-[ "$(awk 'NF == 3 && $2 > 0 && $3 > 0' "$T/ct.out" | wc -l)" = 8 ] || { cat "$T/ct.out"; fail "micro in container.sh: not 8 tests"; }
+eight_tests "$T/ct.out" "micro in container.sh"
 
 "$POLC" help bench | grep -q -- "--quick" || fail "no usage text"
 for bad in "--only nosuch" "--reps 0" "--soak x" "stray"; do
