@@ -952,9 +952,8 @@ uint32_t bpfb_needs(const uint32_t *w, size_t nw)
 	if (decides(h->defaults[POLC_D_FILE]))
 		m |= BPFB_NEEDS_CHANS & ~(1u << POLC_CH_EXEC);
 	if (decides(h->defaults[POLC_D_EXEC]))
-		m |= 1u << POLC_CH_EXEC;
-	if (decides(h->defaults[POLC_D_EXEC]) ||
-	    ((m >> POLC_CH_EXEC & 1) && exec_beyond_open(w, &h->file, h->mode)))
+		m |= 1u << POLC_CH_EXEC | BPFB_NEEDS_BPRM;
+	else if ((m >> POLC_CH_EXEC & 1) && exec_beyond_open(w, &h->file, h->mode))
 		m |= BPFB_NEEDS_BPRM;
 	if (dfa_needs(w, &h->mount) || decides(h->defaults[POLC_D_MOUNT]))
 		m |= BPFB_NEEDS_MOUNT;

@@ -195,21 +195,15 @@ static size_t event_path_len(const ir_event *ev)
 
 static int rank(ir_verdict v) { return v == IR_KILL ? 3 : (int)v; }
 
-/* The bpfb_needs class of the hook that decides exec ev as `d`: the exec
- * open (file_open) makes only a statement's deny in enforce mode, bprm_check
- * every other decision. */
-static uint32_t exec_class(const ir_decision *d)
-{
-	return d->verdict >= IR_DENY && d->by ? 1u << POLC_CH_EXEC : BPFB_NEEDS_BPRM;
-}
-
-/* The bpfb_needs class of the hook that sees ev (loader.c attaches a hook
- * only for the classes some loaded policy needs). */
-static uint32_t needs_class(const ir_event *ev)
+/* The bpfb_needs class of the hook that decides ev as `d` (loader.c attaches
+ * a hook only for the classes some loaded policy needs). An exec: the exec
+ * open (file_open) makes only a statement's deny in enforce mode,
+ * bprm_check every other decision. */
+static uint32_t needs_class(const ir_event *ev, const ir_decision *d)
 {
 	switch (ev->domain) {
 	case IR_FILE: return 1u << __builtin_ctz(ev->u.file.perm);   /* IR_PERM_* = POLC_CH_* */
-	case IR_EXEC: return 1u << POLC_CH_EXEC;   /* the exec open's: exec_class() */
+	case IR_EXEC: return d->verdict >= IR_DENY && d->by ? 1u << POLC_CH_EXEC : BPFB_NEEDS_BPRM;
 	case IR_MOUNT: return BPFB_NEEDS_MOUNT;
 	case IR_CAPABILITY: return BPFB_NEEDS_CAP;
 	case IR_NETWORK: return BPFB_NEEDS_NET;
@@ -330,8 +324,7 @@ static void check_policy_n(const ir_policy *p, const char *what, int nev, bpfb_s
 		gen_event(p, &gs, &ev, path, sizeof path);
 		ir_decision want = ir_decide(p, &ev);
 		check_no_path_allows(p, b.w, &ev, what);
-		uint32_t cls = ev.domain == IR_EXEC ? exec_class(&want) : needs_class(&ev);
-		if (want.verdict != IR_ALLOW && !(needs & cls) &&
+		if (want.verdict != IR_ALLOW && !(needs & needs_class(&ev, &want)) &&
 		    !mmap_refused_at_open(p, &ev))
 			fail_msg("%s: a %s event is decided %s, but the bundle does not need its hook "
 				 "(needs 0x%x)", what, ir_domain_name(ev.domain),

@@ -243,8 +243,9 @@ done
 # BPF enforcer decides the exec open of each program of an exec on the
 # exec statements (file_open: load_script's open_exec; bprm_check, seeing
 # each program too, fs/exec.c exec_binprm, is attached only for what that
-# open does not decide: an exec domain's default, an audit). AppArmor has no bprm_check and does not check a file opened
-# during an exec (apparmor_file_open): it runs the interpreter, and its
+# open does not decide: an exec domain's default, an audit). AppArmor has
+# no bprm_check and does not check a file opened during an exec
+# (apparmor_file_open): it runs the interpreter, and its
 # refused execs are partial, said by the build. Nor does `deny m` beside
 # `deny x` stop it: the exec open caches read and executable mmap for the
 # file (fctx->allow) and aa_file_perm does not revalidate the mapping made
