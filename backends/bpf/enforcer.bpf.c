@@ -286,6 +286,8 @@ struct pathbuf {
 	__u32 c_psteps;   /* the prefix's steps, to store or of a hit */
 	__u32 ch0, ch1, xden;   /* decide_obj's channels and exec_denies, read
 				   back after the walks (see walk_name) */
+	__u32 xwon;       /* named_best: the exec channel's deny decided, so
+			     the log record is the exec domain's */
 	__u32 dbit;       /* the file walks' dead bit (struct walk's dead_bit) */
 	__u32 c_hit;      /* cache_use's answer */
 	__u32 c_plen, c_st;   /* a live hit's prefix: bytes, state (c_psteps its steps) */
@@ -968,6 +970,7 @@ static __always_inline __u32 named_best(const struct polc_dfa *d, struct pathbuf
 {
 	__u32 ch0 = pb_flag(&pb->ch0), ch1 = pb_flag(&pb->ch1);
 	__u32 best = chan_result(&o->w, &o->w2, d, ch0, o->worst, o->dir);
+	pb->xwon = 0;
 	if (ch1 != ch0) {
 		__u32 x = chan_result(&o->w, &o->w2, d, ch1, o->worst, o->dir);
 		if (polc_dec_wins(x, best))
@@ -975,8 +978,10 @@ static __always_inline __u32 named_best(const struct polc_dfa *d, struct pathbuf
 	}
 	if (pb_flag(&pb->xden)) {
 		__u32 x = chan_result(&o->w, &o->w2, d, POLC_CH_EXEC, o->worst, o->dir);
-		if (dec_denies(x) && polc_dec_wins(x, best))
+		if (dec_denies(x) && polc_dec_wins(x, best)) {
 			best = x;
+			pb->xwon = 1;
+		}
 	}
 	return best;
 }
@@ -2122,6 +2127,8 @@ static __always_inline int decide_obj(__u32 policy, const struct dentry *de,
 	}
 	__u32 chans = 1u << (pb_flag(&pb->ch0) & 7) | 1u << (pb_flag(&pb->ch1) & 7) |
 		      (pb_flag(&pb->xden) ? 1u << POLC_CH_EXEC : 0);
+	if (pb_flag(&pb->xwon))
+		domain = POLC_D_EXEC;   /* an exec open refused by an exec statement */
 	int rc = finish(policy, mode, best, POLC_EV_INFO(domain, chans, 0), detail, 1);
 	pb_release(pb);
 	return rc;

@@ -88,6 +88,10 @@ grep -q "p.pol:2:3" $T/status.out && echo "ok   status counts the read denial" |
 
 $POLC status --follow=1 >$T/follow.out; cat $T/follow.out
 grep -q "deny file by stmt 0: $T/lab/secret" $T/follow.out && echo "ok   ring buffer logs the denial" || { echo "FAIL ring buffer"; bad=1; }
+# the exec open refuses /usr/bin/id by the exec statement: its record is the
+# exec domain's, not the file domain's the open's hook is
+grep -q "deny exec by stmt [0-9]*: /usr/bin/id" $T/follow.out && ! grep -q "deny file.*/usr/bin/id" $T/follow.out &&
+	echo "ok   ring buffer logs the exec denial as an exec" || { echo "FAIL exec denial's record"; bad=1; }
 
 # 3. mode audit: nothing denied, still counted
 $POLC build --target bpf -o $T/a.bpfpol $T/a.pol 2>/dev/null
