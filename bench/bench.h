@@ -161,6 +161,14 @@ extern const char *const bench_scenario_rule[BENCH_NSCEN];
 extern const int bench_rule_counts[BENCH_NRULES];
 extern const char *const bench_rule_scenarios[BENCH_NRULES];
 
+/* The redis section's tests (bench/redis.sh): GET and SET from 50
+ * connections, then both pipelined BENCH_REDIS_DEPTH deep (redis-benchmark
+ * -P, as the Phoronix redis test behind vArmor's tables runs it). The
+ * recorders' section runs the first two only. */
+#define BENCH_REDIS_DEPTH "16"
+#define BENCH_NREDIS 4
+extern const char *const bench_redis_tests[BENCH_NREDIS];
+
 /* Shared helpers (bench_main.c). */
 double bench_now(void);                  /* monotonic seconds */
 double bench_cpu_now(void);              /* this process's CPU seconds (user + system) */

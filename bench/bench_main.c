@@ -21,6 +21,8 @@ const char *const bench_scenario_rule[BENCH_NSCEN] = { "", "always-allow", "runt
 						       "enhance-protect" };
 const int bench_rule_counts[BENCH_NRULES] = { 1, 2, 4, 8 };
 const char *const bench_rule_scenarios[BENCH_NRULES] = { "Rules1", "Rules2", "Rules4", "Rules8" };
+const char *const bench_redis_tests[BENCH_NREDIS] = { "GET", "SET", "GET-P" BENCH_REDIS_DEPTH,
+							"SET-P" BENCH_REDIS_DEPTH };
 
 /* CPU time, not wall time, for compile costs: the host is shared, and a
  * compiler waiting for a CPU costs nothing. Page faults count (system). */

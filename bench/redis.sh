@@ -12,6 +12,10 @@
 # times: a task outside it), which other load on a shared host hardly
 # moves, unlike req/s; exit 1 when the server did not come up or the
 # benchmark printed nothing.
+# REDIS_PIPELINE=P (optional): then also GET and SET pipelined P deep
+# (redis-benchmark -P P, as the Phoronix redis test runs it), 4 x REQUESTS
+# each, printed as "GET-P<P> <req/s>" and "SET-P<P> <req/s>", after the
+# SRVEFF/CLIEFF window.
 # REDIS_SERVER_CGROUP (optional): a cgroup v2 directory the server starts
 # in, the client staying where this script runs. polc run --target bpf
 # moves its server into a cgroup of its own, and two cgroups cost more than
@@ -48,19 +52,33 @@ srvcpu() { redis-cli -h 127.0.0.1 -p "$PORT" info cpu 2>/dev/null |
 # $(...) subshell, whose children are its own); "XmY.YYYs" in dash and bash
 kidcpu() { awk 'NR == 2 { t = 0; for (i = 1; i <= 2; i++) { split($i, a, "m");
 	sub("s", "", a[2]); t += a[1] * 60 + a[2] } printf "%.3f", t }' "$D/times"; }
+# bench N_REQ SUFFIX ARGS...: one redis-benchmark run, its lines tagged
+# with SUFFIX ("" or "-P16") so that each test keeps its best pass
+bench() {
+	n=$1 sfx=$2
+	shift 2
+	redis-benchmark -h 127.0.0.1 -p "$PORT" -c "$C" -n "$n" -q "$@" >"$D/rb.one" 2>/dev/null &
+	b=$!
+	wait $b
+	b=
+	tr '\r' '\n' <"$D/rb.one" | sed -n "s/^\([A-Z]*\): /\1$sfx /p" >>"$D/rb.raw"
+}
 times >"$D/times"
 s0=$(srvcpu) k0=$(kidcpu)
 : >"$D/rb.raw"
 for pass in 1 2; do
-	redis-benchmark -h 127.0.0.1 -p "$PORT" -c "$C" -n "$N" -t get,set -q >>"$D/rb.raw" 2>/dev/null &
-	b=$!
-	wait $b
-	b=
+	bench "$N" "" -t get,set
 done
 times >"$D/times"
 s1=$(srvcpu) k1=$(kidcpu)
-tr '\r' '\n' <"$D/rb.raw" | awk '/requests per second/ { sub(":", "", $1); if ($2 > best[$1]) best[$1] = $2 }
-	END { for (k in best) print k, best[k] }' >"$D/rb.out"
+P=${REDIS_PIPELINE:-}
+if [ -n "$P" ]; then
+	for pass in 1 2; do
+		bench $((4 * N)) "-P$P" -t get,set -P "$P"
+	done
+fi
+awk '/requests per second/ { if ($2 > best[$1]) best[$1] = $2 }
+	END { for (k in best) print k, best[k] }' "$D/rb.raw" | sort >"$D/rb.out"
 stop
 wait $w
 st=$?

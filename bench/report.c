@@ -333,6 +333,16 @@ static void md_scenarios(const bresults *r, buf *out)
 	buf_puts(out, "\n");
 }
 
+/* Whether any scenario of backend has the metric. */
+static bool measured(const bresults *r, const char *env, const char *section, const char *backend,
+		     const char *metric)
+{
+	for (int s = 1; s < BENCH_NSCEN; s++)
+		if (br_find(r, env, section, backend, bench_scenarios[s], metric))
+			return true;
+	return false;
+}
+
 static void md_scen_table(const bresults *r, buf *out, const char *section,
 			  const char *const *metrics, size_t nmet)
 {
@@ -343,6 +353,8 @@ static void md_scen_table(const bresults *r, buf *out, const char *section,
 			if (!has(r, envs[e], section, bench_backend(b)))
 				continue;
 			for (size_t k = 0; k < nmet; k++) {
+				if (!measured(r, envs[e], section, bench_backend(b), metrics[k]))
+					continue;   /* a test a table's run did not have */
 				buf_printf(out, "| %s | %s | %s |", env_title(envs[e]),
 					   bench_title(bench_backend(b)), metrics[k]);
 				for (int s = 1; s < BENCH_NSCEN; s++)
@@ -417,13 +429,13 @@ static void md_workloads(const bresults *r, buf *out)
 		   rounds_of(r, "native", "micro"), rounds_of(r, "lab", "micro"));
 	md_scen_table(r, out, "micro", micro_tests, 8);
 	md_cgroup(r, out);
-	static const char *const rm[] = { "GET", "SET" };
 	buf_printf(out, "## Macro: redis-benchmark\n\nredis-server on 127.0.0.1 started under "
-		   "each scenario; redis-benchmark -c 50 -t get,set (unconfined client), two passes "
-		   "per server start, the better one per test. Rounds: "
-		   "native %zu, lab %zu.\n\n", rounds_of(r, "native", "redis"),
+		   "each scenario; redis-benchmark -c 50 -t get,set (unconfined client), then the "
+		   "same pipelined (-P %s, as the Phoronix redis test runs it; 4 times the "
+		   "requests), two passes per server start, the better one per test. Rounds: "
+		   "native %zu, lab %zu.\n\n", BENCH_REDIS_DEPTH, rounds_of(r, "native", "redis"),
 		   rounds_of(r, "lab", "redis"));
-	md_scen_table(r, out, "redis", rm, 2);
+	md_scen_table(r, out, "redis", bench_redis_tests, BENCH_NREDIS);
 	static const char *const pm[] = { "select-only" };
 	buf_puts(out, "## Macro: pgbench\n\nA throw-away PostgreSQL cluster (scale 2, fsync off) "
 		 "on 127.0.0.1 started under each scenario; pgbench -S -c 4 -j 2 (read-only).\n\n");
@@ -916,8 +928,10 @@ static void md_pairs(const bresults *r, buf *out)
 			buf_init(&dearer);
 			for (size_t k = 0; k < sizeof micro_tests / sizeof *micro_tests; k++)
 				pair_row(out, r, "micro", micro_tests[k], a, b, &more, &less, &dearer);
-			pair_row(out, r, "redis", "GET", a, b, &more, &less, &dearer);
-			pair_row(out, r, "redis", "SET", a, b, &more, &less, &dearer);
+			for (size_t k = 0; k < BENCH_NREDIS; k++)
+				if (br_find(r, "lab", "redis", a, bench_scenarios[2], bench_redis_tests[k]))
+					pair_row(out, r, "redis", bench_redis_tests[k], a, b, &more,
+						 &less, &dearer);
 			buf_printf(out, "\n%s is dearer than %s in every round in %d cells%s%s; cheaper "
 				   "in every round in %d; in the others the rounds overlap.\n\n",
 				   bench_title(a), bench_title(b), more, more ? ":" : "",

@@ -619,14 +619,17 @@ static int redis_once(const bench_opts *o, int n, const argv_t *wrap, const char
 	char port[16], num[16], *dir = xasprintf("%s/redis", o->workdir);
 	char *script = xasprintf("%s/bench/redis.sh", o->srcdir);
 	char *srv_cg = placed ? cg_new() : NULL, *srv_env = NULL;
+	bool pipelined = !strcmp(section, "redis");
 	mkdir(dir, 0755);
 	snprintf(port, sizeof port, "%d", free_port());
 	snprintf(num, sizeof num, "%d", n);
+	av_push(&a, "env");
 	if (srv_cg) {
 		srv_env = xasprintf("REDIS_SERVER_CGROUP=%s", srv_cg);
-		av_push(&a, "env");
 		av_push(&a, srv_env);
 	}
+	if (pipelined)
+		av_push(&a, "REDIS_PIPELINE=" BENCH_REDIS_DEPTH);
 	av_push(&a, "sh");
 	av_push(&a, script);
 	av_push(&a, port);
@@ -642,9 +645,16 @@ static int redis_once(const bench_opts *o, int n, const argv_t *wrap, const char
 		rc = 100;
 	if (!rc && ex != 0)
 		rc = 101;          /* e.g. polc record lost events */
+	double pget = kv(&out, bench_redis_tests[2]), pset = kv(&out, bench_redis_tests[3]);
+	if (!rc && pipelined && (isnan(pget) || isnan(pset)))
+		rc = 100;
 	if (!rc) {
 		br_add(r, NATIVE_ENV(o), section, backend, scenario, "GET", "req/s", get);
 		br_add(r, NATIVE_ENV(o), section, backend, scenario, "SET", "req/s", set);
+	}
+	if (!rc && pipelined) {
+		br_add(r, NATIVE_ENV(o), section, backend, scenario, bench_redis_tests[2], "req/s", pget);
+		br_add(r, NATIVE_ENV(o), section, backend, scenario, bench_redis_tests[3], "req/s", pset);
 	}
 	/* The recorders: also requests per CPU second of the server (the
 	 * recorded cgroup) and of the client (outside it), which a loaded

@@ -38,6 +38,7 @@ for h in "# polc bench" "## Where the figures come from" "## Summary" "## Scenar
 	grep -q "^$h" "$T/r.md" || fail "report lacks '$h'"
 done
 grep -q "| native | seccomp | getppid |" "$T/r.md" || fail "no seccomp micro row"
+grep -q "| native | seccomp | SET-P16 |" "$T/r.md" || fail "no pipelined redis row"
 grep -q "AppArmor: n/a here\|AppArmor: measured" "$T/r.md" || fail "AppArmor neither measured nor n/a"
 # every configuration in a fresh cgroup (or the report says why not); when
 # placed, NoProtect in the bench's own cgroup is measured too
@@ -54,7 +55,9 @@ assert {x["metric"] for x in micro} == {"getppid", "openat", "stat", "read4k", "
 assert any(x["scenario"] == "NoProtect" and x["backend"] == "-" for x in micro)
 assert all(len(x["values"]) == 1 and x["values"][0] > 0 for x in micro)
 assert any("cost_ratio" in x for x in micro if x["scenario"] == "EnhanceProtect")
-assert any(x["section"] == "redis" and x["metric"] == "GET" and x["unit"] == "req/s" for x in s)
+redis = [x for x in s if x["section"] == "redis"]
+assert {x["metric"] for x in redis} == {"GET", "SET", "GET-P16", "SET-P16"}, {x["metric"] for x in redis}
+assert all(x["unit"] == "req/s" and x["values"][0] > 0 for x in redis)
 f = {(x["backend"], x["scenario"], x["metric"]): x["median"] for x in s if x["section"] == "filter"}
 assert f[("polc", "EnhanceProtect", "mean")] > 0
 assert f[("polc profiled", "EnhanceProtect", "mean")] <= f[("polc", "EnhanceProtect", "mean")]
