@@ -431,7 +431,7 @@ static void md_workloads(const bresults *r, buf *out)
 	md_cgroup(r, out);
 	buf_printf(out, "## Macro: redis-benchmark\n\nredis-server on 127.0.0.1 started under "
 		   "each scenario; redis-benchmark -c 50 -t get,set (unconfined client), then the "
-		   "same pipelined (-P %s, as the Phoronix redis test runs it; 4 times the "
+		   "same pipelined (-P %s, as the Phoronix redis test runs it; 16 times the "
 		   "requests), two passes per server start, the better one per test. Rounds: "
 		   "native %zu, lab %zu.\n\n", BENCH_REDIS_DEPTH, rounds_of(r, "native", "redis"),
 		   rounds_of(r, "lab", "redis"));

@@ -1201,9 +1201,9 @@ int bench_lab(const bench_opts *o, bresults *r)
 	 * pgbench (measured at host load 6-8 with other qemus: micro 13 s,
 	 * redis 30 s, pgbench 21 s); the soak and its start and stop */
 	int t = 600 + (timed ? p.reps * 10 * (int)(NMICRO * p.micro_secs * 20 + 120 + p.pg_secs * 5) : 0) +
-		/* redis's pipelined passes (4x the requests at several times
-		 * the rate): ~60 s more a configuration under load */
-		(o->sections & BS_REDIS ? p.reps * 10 * 60 : 0) +
+		/* redis's pipelined passes (16x the requests at ~7x the rate):
+		 * ~150 s more a configuration under load */
+		(o->sections & BS_REDIS ? p.reps * 10 * 150 : 0) +
 		(soak > 0 ? (int)(soak * 60) + 300 : 0) +
 		/* 5 recorders a round; ptrace and strace under TCG ~1 ms a request */
 		(o->sections & BS_TRACERS ? p.reps * 5 * (60 + p.tracer_n / 100) : 0);
