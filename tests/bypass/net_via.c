@@ -27,6 +27,12 @@
  *              association (no LSM hook sees it; the BPF enforcer's
  *              socket_sendmsg reads the cmsgs)
  *   uring-connect  IORING_OP_CONNECT
+ *   tcp-write, tcp-sendfile, tcp-splice  a send without an address: listen
+ *              on IPV4:PORT (a loopback address), connect a TCP socket to
+ *              it, then write 4 bytes to the connected socket with
+ *              write(2), sendfile(2) from a file or splice(2) from a pipe
+ *              (6.1: sendfile and splice reach the socket's sendpage, which
+ *              calls no security_socket_sendmsg)
  *   raw-hdrincl  a UDP datagram to IPV4:PORT in a hand-made IP header, sent
  *              on a SOCK_RAW/IPPROTO_RAW socket with msg_name 127.0.0.1 (the
  *              route follows msg_name, the packet the header); a UDP socket
@@ -36,6 +42,7 @@
  */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <netinet/ip.h>
@@ -48,6 +55,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/sendfile.h>
 #include <sys/socket.h>
 #include <sys/time.h>
 #include <unistd.h>
@@ -106,6 +114,35 @@ static int raw_hdrincl(const struct sockaddr_in *to)
 	return done(-1, "recv");
 }
 
+/* A TCP connection to *to, through a listener of our own on it; then 4
+ * bytes written to the connected socket by `how` (write, sendfile or
+ * splice): a send without an address. */
+static int tcp_send(const struct sockaddr_in *to, const char *how)
+{
+	int l = socket(AF_INET, SOCK_STREAM, 0), one = 1;
+	if (l < 0 || setsockopt(l, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one) < 0 ||
+	    bind(l, (const struct sockaddr *)to, sizeof *to) < 0 || listen(l, 1) < 0)
+		return done(-1, "listen");
+	int s = socket(AF_INET, SOCK_STREAM, 0);
+	if (s < 0 || connect(s, (const struct sockaddr *)to, sizeof *to) < 0)
+		return done(-1, "connect");
+	if (!strcmp(how, "write"))
+		return done(write(s, "polc", 4), "write");
+	if (!strcmp(how, "sendfile")) {
+		char path[] = "/tmp/net_via.XXXXXX";
+		int f = mkstemp(path);
+		if (f < 0 || write(f, "polc", 4) != 4)
+			return done(-1, "temp file");
+		unlink(path);
+		off_t off = 0;
+		return done(sendfile(s, f, &off, 4), "sendfile");
+	}
+	int p[2];
+	if (pipe(p) < 0 || write(p[1], "polc", 4) != 4)
+		return done(-1, "pipe");
+	return done(splice(p[0], NULL, s, NULL, 4, 0), "splice");
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 4) {
@@ -123,6 +160,8 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(m, "raw-hdrincl"))
 		return raw_hdrincl(&a4);
+	if (!strncmp(m, "tcp-", 4))
+		return tcp_send(&a4, m + 4);
 	int six = !strcmp(m, "connect6") || !strcmp(m, "udp6") || !strcmp(m, "sctp-connectx-v6sock");
 	int udp = !strcmp(m, "udp") || !strcmp(m, "udp6") || !strcmp(m, "sendmsg") ||
 		  !strcmp(m, "sendmmsg");

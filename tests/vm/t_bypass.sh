@@ -89,6 +89,14 @@ policy bpnet {
 P
 # bpnet with CAP_NET_RAW denied: no packet can carry its own destination
 sed 's/^policy bpnet {/policy bpnetraw {\n  deny capability net_raw;/' $T/bpnet.pol >$T/bpnetraw.pol
+# every TCP send refused, with or without an address (CAP_NET_RAW denied:
+# exact for bpf)
+cat >$T/bpsend.pol <<P
+policy bpsend {
+  deny network send inet tcp;
+  deny capability net_raw;
+}
+P
 # a closed file domain: a path the walk cannot finish decides as the default
 cat >$T/bpclosed.pol <<P
 policy bpclosed {
@@ -108,7 +116,7 @@ P
 
 # Load each policy once per backend: BPF into its own cgroup, AppArmor as a
 # profile of the same name.
-for p in bp bpsa bpnet bpnetraw bpclosed bpx; do
+for p in bp bpsa bpnet bpnetraw bpsend bpclosed bpx; do
 	$POLC build --target bpf --allow-partial -o $T/$p.bpfpol $T/$p.pol 2>$T/$p.bpf.warn ||
 		{ echo "FAIL: build bpf $p: $(cat $T/$p.bpf.warn)"; exit 1; }
 	mkdir -p /sys/fs/cgroup/polc-bp-$p
@@ -326,6 +334,12 @@ both tcp-port-other-bpnet bpnet ECONNREFUSED ECONNREFUSED unshare -n sh $T/w/net
 # partial and says why; with it denied (bpnetraw) no raw socket is made --
 both raw-hdrincl-bpnet bpnet ok ok unshare -n sh $T/w/net.sh $B/net_via raw-hdrincl $M 53
 both raw-hdrincl-bpnetraw bpnetraw EPERM EPERM unshare -n sh $T/w/net.sh $B/net_via raw-hdrincl $M 53
+# -- a send without an address on a connected TCP socket: write(2) runs
+# socket_sendmsg; sendfile(2) and splice(2) reach the socket by another
+# path (6.1: the socket's sendpage, no security_socket_sendmsg) --
+for how in write sendfile splice; do
+	try tcp-$how-bpsend bpf bpsend EPERM unshare -n sh $T/w/net.sh $B/net_via tcp-$how 127.0.0.1 7777
+done
 n=$((n + 1))
 grep -q "bpnet.pol:.*only partially: a process with CAP_NET_RAW" $T/bpnet.bpf.warn &&
 	! grep -q "CAP_NET_RAW" $T/bpnetraw.bpf.warn &&
@@ -333,7 +347,7 @@ grep -q "bpnet.pol:.*only partially: a process with CAP_NET_RAW" $T/bpnet.bpf.wa
 	{ bad=$((bad + 1)); echo "attempt build-says-partial-raw bpf bpnet FAIL: $(cat $T/bpnet.bpf.warn)"; }
 
 $POLC unload
-for p in bp bpsa bpnet bpnetraw bpclosed bpx; do apparmor_parser -R $T/$p.profile; done
+for p in bp bpsa bpnet bpnetraw bpsend bpclosed bpx; do apparmor_parser -R $T/$p.profile; done
 echo "attempts: $n, unexpected: $bad"
 [ -s $T/stderr ] && sed 's/^/stderr: /' $T/stderr | sort | uniq -c | head -40
 [ $bad = 0 ] && echo ALL-OK
