@@ -971,5 +971,7 @@ uint32_t bpfb_needs(const uint32_t *w, size_t nw)
 	for (uint32_t i = 0; i < h->nnet; i++)
 		if (decides(w[h->net + i * POLC_NET_WORDS + 7]))
 			m |= BPFB_NEEDS_NET;
+	if (h->send_open[0] != ~0u || h->send_open[1] != ~0u)
+		m |= BPFB_NEEDS_NET | BPFB_NEEDS_SEND;
 	return m;
 }

@@ -73,6 +73,7 @@ enum {
 	BPFB_NEEDS_SIGNAL = 1u << (POLC_NCHAN + 3),
 	BPFB_NEEDS_NET = 1u << (POLC_NCHAN + 4),
 	BPFB_NEEDS_BPRM = POLC_NEEDS_BPRM,   /* with POLC_CH_EXEC: bpf_layout.h */
+	BPFB_NEEDS_SEND = POLC_NEEDS_SEND,   /* with BPFB_NEEDS_NET: bpf_layout.h */
 };
 uint32_t bpfb_needs(const uint32_t *w, size_t nwords);
 

@@ -73,6 +73,8 @@ char LICENSE[] SEC("license") = "GPL";
 #define CLONE_INTO_CGROUP_ 0x200000000ULL
 #define S_IFMT_ 0170000
 #define S_IFDIR_ 0040000
+#define S_IFSOCK_ 0140000
+#define MAY_WRITE_ 2
 #define NAME_MAX_ 255u
 /* The path buffer: bpf_d_path writes from 0; build_path prepends names
  * ending at POLC_PATH_MAX. The slack lets the verifier bound a name copied
@@ -3004,6 +3006,33 @@ int BPF_PROG(polc_socket_sendmsg, struct socket *sock, struct msghdr *msg, int s
 	if (r || x.ev.protocol != IPPROTO_SCTP_)
 		return r;
 	return sctp_dstaddrs(policy, &x.ev, msg);
+}
+
+/* A write into a socket's file, which sendfile(2) and splice(2) check
+ * (rw_verify_area) before reaching the socket's sendpage, where 6.1 calls
+ * no security_socket_sendmsg: decided as a send without an address. A
+ * write(2) passes here before socket_sendmsg, which decides it again (a
+ * deny refuses it here first). Attached only for a policy that decides
+ * such sends (POLC_NEEDS_SEND): every read and write on the machine runs
+ * it. */
+SEC("lsm/file_permission")
+int BPF_PROG(polc_file_permission, struct file *file, int mask, int ret)
+{
+	if (ret || !(mask & MAY_WRITE_))
+		return ret;
+	const struct inode *ino = file->f_inode;
+	if (!ino || (ino->i_mode & S_IFMT_) != S_IFSOCK_)
+		return 0;
+	struct socket *sock = bpf_sock_from_file(file);
+	if (!sock)
+		return 0;
+	__u32 family = sock_family(sock), policy;
+	if (!loaded_send_decided(family) || !policy_of_current(&policy) ||
+	    send_open(policy, family))
+		return 0;
+	struct netwalk x = {};
+	sock_ev(&x, sock, POLC_NET_SEND);
+	return decide_net(policy, &x);
 }
 
 /* SCTP's other doors to an address (net/sctp/socket.c, 6.1): each calls

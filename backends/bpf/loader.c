@@ -227,6 +227,7 @@ static const struct {
 	{ "polc_socket_listen", BPFB_NEEDS_NET },
 	{ "polc_socket_accept", BPFB_NEEDS_NET },
 	{ "polc_socket_sendmsg", BPFB_NEEDS_NET },
+	{ "polc_file_permission", BPFB_NEEDS_SEND },
 	{ "polc_sctp_bind_connect", BPFB_NEEDS_NET },
 };
 #define NHOOKS (sizeof hook_needs_table / sizeof *hook_needs_table)
