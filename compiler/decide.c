@@ -166,21 +166,34 @@ static void socket_kinds(kind_set *types, kind_set *protocols)
 	}
 }
 
-bool ir_net_unaddressed_allowed(const ir_policy *p, ir_net_op op, int family)
+bool ir_any_socket_kind(bool (*fn)(int type, int protocol, void *ctx), void *ctx)
 {
 	kind_set types, protocols;
 	socket_kinds(&types, &protocols);
 	for (size_t t = 0; t < types.n; t++)
-		for (size_t k = 0; k < protocols.n; k++) {
-			ir_event ev = { .domain = IR_NETWORK };
-			ev.u.net.op = op;
-			ev.u.net.family = family;
-			ev.u.net.type = types.v[t];
-			ev.u.net.protocol = protocols.v[k];
-			if (ir_decide(p, &ev).verdict != IR_ALLOW)
-				return false;
-		}
-	return true;
+		for (size_t k = 0; k < protocols.n; k++)
+			if (fn(types.v[t], protocols.v[k], ctx))
+				return true;
+	return false;
+}
+
+struct unaddressed { const ir_policy *p; ir_net_op op; int family; };
+
+static bool decided_unaddressed(int type, int protocol, void *vc)
+{
+	const struct unaddressed *c = vc;
+	ir_event ev = { .domain = IR_NETWORK };
+	ev.u.net.op = c->op;
+	ev.u.net.family = c->family;
+	ev.u.net.type = type;
+	ev.u.net.protocol = protocol;
+	return ir_decide(c->p, &ev).verdict != IR_ALLOW;
+}
+
+bool ir_net_unaddressed_allowed(const ir_policy *p, ir_net_op op, int family)
+{
+	struct unaddressed c = { p, op, family };
+	return !ir_any_socket_kind(decided_unaddressed, &c);
 }
 
 /* An event to ::ffff:a.b.c.d is the IPv4 event to a.b.c.d (LANGUAGE.md):

@@ -228,6 +228,9 @@ bool ir_uring_performs(const char *sysname);
  * the socket's type and protocol? ir_decide's answer for one socket of
  * each kind it tells apart. A backend may then skip deciding such events. */
 bool ir_net_unaddressed_allowed(const ir_policy *p, ir_net_op op, int family);
+/* Each kind of socket (type, protocol) ir_decide tells apart, one of each:
+ * fn's answer for the first that gets true, else false. */
+bool ir_any_socket_kind(bool (*fn)(int type, int protocol, void *ctx), void *ctx);
 
 /* Does every event of the domains in `domains` (bit d: ir_domain d) come
  * out allowed, none audited: every default and every statement allow?

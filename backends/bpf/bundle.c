@@ -942,9 +942,43 @@ static bool exec_beyond_open(const uint32_t *w, const struct polc_dfa *d, uint32
 	return false;
 }
 
+struct family_of { const uint32_t *w; size_t nw; int family; };
+
+/* A socket of this kind the blob lets its tasks create, whose sends
+ * without an address it decides. */
+static bool made_and_send_decided(int type, int protocol, void *vc)
+{
+	const struct family_of *c = vc;
+	ir_event ev = { .domain = IR_NETWORK };
+	ev.u.net.family = c->family;
+	ev.u.net.type = type;
+	ev.u.net.protocol = protocol;
+	ev.u.net.op = IR_NET_CREATE;
+	if (refuses(bpfb_eval(c->w, c->nw, &ev)))
+		return false;
+	ev.u.net.op = IR_NET_SEND;
+	return decides(bpfb_eval(c->w, c->nw, &ev));
+}
+
+/* Does the blob decide a send without an address on a socket its tasks can
+ * make (POLC_NEEDS_SEND)? A kind of socket the blob refuses to create has
+ * none to send on but one passed in, as mmap_refused_by_open reasons for a
+ * file: Docker's default refuses AF_ALG, whose cleared send_open bit alone
+ * would attach file_permission for every read and write on the machine. */
+static bool sends_need_file_permission(const uint32_t *w, size_t nw)
+{
+	const struct polc_hdr *h = (const void *)w;
+	for (int f = 0; f < 64; f++) {
+		struct family_of c = { w, nw, f };
+		if (!(h->send_open[f / 32] >> (f % 32) & 1) &&
+		    ir_any_socket_kind(made_and_send_decided, &c))
+			return true;
+	}
+	return false;
+}
+
 uint32_t bpfb_needs(const uint32_t *w, size_t nw)
 {
-	(void)nw;
 	const struct polc_hdr *h = (const void *)w;
 	uint32_t m = dfa_needs(w, &h->file) & BPFB_NEEDS_CHANS;
 	if (!decides(h->defaults[POLC_D_FILE]) && mmap_refused_by_open(w, &h->file, h->mode))
@@ -971,7 +1005,7 @@ uint32_t bpfb_needs(const uint32_t *w, size_t nw)
 	for (uint32_t i = 0; i < h->nnet; i++)
 		if (decides(w[h->net + i * POLC_NET_WORDS + 7]))
 			m |= BPFB_NEEDS_NET;
-	if (h->send_open[0] != ~0u || h->send_open[1] != ~0u)
+	if (sends_need_file_permission(w, nw))
 		m |= BPFB_NEEDS_NET | BPFB_NEEDS_SEND;
 	return m;
 }

@@ -607,6 +607,14 @@ static void test_needs(void **state)
 		  1u << POLC_CH_EXEC | BPFB_NEEDS_BPRM },
 		{ "policy a { deny exec \"/x/**\"; allow exec \"/x/y\"; }", 1u << POLC_CH_EXEC },
 		{ "policy a { deny network tcp connect; }", BPFB_NEEDS_NET },
+		/* a send without an address on a socket the task can make:
+		 * file_permission too (sendfile, splice) */
+		{ "policy a { deny network send inet tcp; }", BPFB_NEEDS_NET | BPFB_NEEDS_SEND },
+		{ "policy a { mode audit; deny network send unix; }", BPFB_NEEDS_NET | BPFB_NEEDS_SEND },
+		/* ... not where every such socket's creation is refused (the
+		 * presets' AF_ALG), nor where the sockets allowed send freely */
+		{ "policy a { deny network alg; }", BPFB_NEEDS_NET },
+		{ "policy a { default deny network; allow network inet tcp; }", BPFB_NEEDS_NET },
 		{ "policy a { deny capability sys_admin; }", BPFB_NEEDS_CAP },
 		{ "policy a { mode audit; deny capability sys_admin; }", BPFB_NEEDS_CAP },
 		{ "policy a { deny syscall ptrace; }", 0 },
