@@ -177,16 +177,22 @@ bool ir_any_socket_kind(bool (*fn)(int type, int protocol, void *ctx), void *ctx
 	return false;
 }
 
+ir_event ir_net_kind_event(ir_net_op op, int family, int type, int protocol)
+{
+	ir_event ev = { .domain = IR_NETWORK };
+	ev.u.net.op = op;
+	ev.u.net.family = family;
+	ev.u.net.type = type;
+	ev.u.net.protocol = protocol;
+	return ev;
+}
+
 struct unaddressed { const ir_policy *p; ir_net_op op; int family; };
 
 static bool decided_unaddressed(int type, int protocol, void *vc)
 {
 	const struct unaddressed *c = vc;
-	ir_event ev = { .domain = IR_NETWORK };
-	ev.u.net.op = c->op;
-	ev.u.net.family = c->family;
-	ev.u.net.type = type;
-	ev.u.net.protocol = protocol;
+	ir_event ev = ir_net_kind_event(c->op, c->family, type, protocol);
 	return ir_decide(c->p, &ev).verdict != IR_ALLOW;
 }
 

@@ -641,11 +641,8 @@ static void between_network(const between *bt)
 	for (int op = IR_NET_CONNECT; op <= IR_NET_CREATE; op++)
 		for (size_t f = 0; f < sizeof fams / sizeof *fams; f++)
 			for (size_t t = 0; t < sizeof types / sizeof *types; t++) {
-				ir_event ev = { .domain = IR_NETWORK };
-				ev.u.net.op = (ir_net_op)op;
-				ev.u.net.family = fams[f];
-				ev.u.net.type = types[t][0];
-				ev.u.net.protocol = types[t][1];
+				ir_event ev = ir_net_kind_event((ir_net_op)op, fams[f],
+								types[t][0], types[t][1]);
 				bt->fn(&ev, 0, bt->ctx);
 				ev.u.net.has_addr = true;
 				for (size_t a = 0; a < na; a++) {

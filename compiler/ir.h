@@ -231,6 +231,8 @@ bool ir_net_unaddressed_allowed(const ir_policy *p, ir_net_op op, int family);
 /* Each kind of socket (type, protocol) ir_decide tells apart, one of each:
  * fn's answer for the first that gets true, else false. */
 bool ir_any_socket_kind(bool (*fn)(int type, int protocol, void *ctx), void *ctx);
+/* The network event of operation op on a socket of this kind, no address. */
+ir_event ir_net_kind_event(ir_net_op op, int family, int type, int protocol);
 
 /* Does every event of the domains in `domains` (bit d: ir_domain d) come
  * out allowed, none audited: every default and every statement allow?

@@ -381,10 +381,7 @@ static ir_decision sock_decision(spo *c, int family, int type)
 					 IR_NET_ACCEPT, IR_NET_SEND };
 	ir_decision worst = { IR_ALLOW, 0, NULL };
 	for (size_t i = 0; i < sizeof ops / sizeof *ops; i++) {
-		ir_event ev = { .domain = IR_NETWORK };
-		ev.u.net.op = ops[i];
-		ev.u.net.family = family;
-		ev.u.net.type = type;
+		ir_event ev = ir_net_kind_event(ops[i], family, type, 0);
 		ir_decision dc = ir_decide(&c->enforce, &ev);
 		if (i == 0 || dc.verdict > worst.verdict)
 			worst = dc;

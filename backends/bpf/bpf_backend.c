@@ -66,11 +66,7 @@ static bool raw_packets_closed(const ir_policy *p)
 		{ AF_PACKET, SOCK_RAW, 0 }, { AF_PACKET, SOCK_DGRAM, 0 },
 	};
 	for (size_t i = 0; i < sizeof raw / sizeof raw[0]; i++) {
-		ir_event ev = { .domain = IR_NETWORK };
-		ev.u.net.op = IR_NET_CREATE;
-		ev.u.net.family = raw[i][0];
-		ev.u.net.type = raw[i][1];
-		ev.u.net.protocol = raw[i][2];
+		ir_event ev = ir_net_kind_event(IR_NET_CREATE, raw[i][0], raw[i][1], raw[i][2]);
 		if (ir_decide(p, &ev).verdict < IR_DENY)
 			return false;
 	}

@@ -949,11 +949,7 @@ struct family_of { const uint32_t *w; size_t nw; int family; };
 static bool made_and_send_decided(int type, int protocol, void *vc)
 {
 	const struct family_of *c = vc;
-	ir_event ev = { .domain = IR_NETWORK };
-	ev.u.net.family = c->family;
-	ev.u.net.type = type;
-	ev.u.net.protocol = protocol;
-	ev.u.net.op = IR_NET_CREATE;
+	ir_event ev = ir_net_kind_event(IR_NET_CREATE, c->family, type, protocol);
 	if (refuses(bpfb_eval(c->w, c->nw, &ev)))
 		return false;
 	ev.u.net.op = IR_NET_SEND;

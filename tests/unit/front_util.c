@@ -66,13 +66,7 @@ ir_event front_file(const char *path, unsigned perm)
 ir_event front_net(ir_net_op op, int family, int type, int protocol,
 		   const char *addr, uint16_t port)
 {
-	ir_event e;
-	memset(&e, 0, sizeof e);
-	e.domain = IR_NETWORK;
-	e.u.net.op = op;
-	e.u.net.family = family;
-	e.u.net.type = type;
-	e.u.net.protocol = protocol;
+	ir_event e = ir_net_kind_event(op, family, type, protocol);
 	if (addr) {
 		e.u.net.has_addr = inet_pton(family, addr, e.u.net.addr) == 1;
 		e.u.net.port = port;

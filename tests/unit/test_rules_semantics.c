@@ -120,13 +120,7 @@ static ir_verdict mountv(const compiled *c, ir_mount_op op, const char *fstype,
 static ir_verdict netv(const compiled *c, ir_net_op op, int family, int type,
 		       int protocol, const char *addr, uint16_t port)
 {
-	ir_event ev;
-	memset(&ev, 0, sizeof ev);
-	ev.domain = IR_NETWORK;
-	ev.u.net.op = op;
-	ev.u.net.family = family;
-	ev.u.net.type = type;
-	ev.u.net.protocol = protocol;
+	ir_event ev = ir_net_kind_event(op, family, type, protocol);
 	if (addr) {
 		ev.u.net.has_addr = true;
 		assert_int_equal(inet_pton(family, addr, ev.u.net.addr), 1);
