@@ -15,8 +15,8 @@
 # REDIS_PIPELINE=P (optional): then also GET and SET pipelined P deep
 # (redis-benchmark -P P, as the Phoronix redis test runs it), 16 x REQUESTS
 # each (redis-benchmark's elapsed time comes in 10 ms steps in the lab: a
-# run of 4 x REQUESTS took ~3 s), printed as "GET-P<P> <req/s>" and "SET-P<P> <req/s>", after the
-# SRVEFF/CLIEFF window.
+# run of 4 x REQUESTS took ~3 s), printed as "GET-P<P> <req/s>" and
+# "SET-P<P> <req/s>", after the SRVEFF/CLIEFF window.
 # REDIS_SERVER_CGROUP (optional): a cgroup v2 directory the server starts
 # in, the client staying where this script runs. polc run --target bpf
 # moves its server into a cgroup of its own, and two cgroups cost more than

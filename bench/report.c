@@ -929,7 +929,7 @@ static void md_pairs(const bresults *r, buf *out)
 			for (size_t k = 0; k < sizeof micro_tests / sizeof *micro_tests; k++)
 				pair_row(out, r, "micro", micro_tests[k], a, b, &more, &less, &dearer);
 			for (size_t k = 0; k < BENCH_NREDIS; k++)
-				if (br_find(r, "lab", "redis", a, bench_scenarios[2], bench_redis_tests[k]))
+				if (measured(r, "lab", "redis", a, bench_redis_tests[k]))
 					pair_row(out, r, "redis", bench_redis_tests[k], a, b, &more,
 						 &less, &dearer);
 			buf_printf(out, "\n%s is dearer than %s in every round in %d cells%s%s; cheaper "

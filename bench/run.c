@@ -640,22 +640,19 @@ static int redis_once(const bench_opts *o, int n, const argv_t *wrap, const char
 	buf out;
 	buf_init(&out);
 	int rc = placed ? run_placed(o, &a, &out, 300) : run_capture(o, &a, &out, 300);
-	double get = kv(&out, "GET"), set = kv(&out, "SET"), ex = kv(&out, "exit");
-	if (!rc && (isnan(get) || isnan(set)))
-		rc = 100;
+	/* GET and SET, and with the pipelined passes their -P twins */
+	size_t ntests = pipelined ? BENCH_NREDIS : 2;
+	double rps[BENCH_NREDIS], ex = kv(&out, "exit");
+	for (size_t k = 0; k < ntests; k++) {
+		rps[k] = kv(&out, bench_redis_tests[k]);
+		if (!rc && isnan(rps[k]))
+			rc = 100;
+	}
 	if (!rc && ex != 0)
 		rc = 101;          /* e.g. polc record lost events */
-	double pget = kv(&out, bench_redis_tests[2]), pset = kv(&out, bench_redis_tests[3]);
-	if (!rc && pipelined && (isnan(pget) || isnan(pset)))
-		rc = 100;
-	if (!rc) {
-		br_add(r, NATIVE_ENV(o), section, backend, scenario, "GET", "req/s", get);
-		br_add(r, NATIVE_ENV(o), section, backend, scenario, "SET", "req/s", set);
-	}
-	if (!rc && pipelined) {
-		br_add(r, NATIVE_ENV(o), section, backend, scenario, bench_redis_tests[2], "req/s", pget);
-		br_add(r, NATIVE_ENV(o), section, backend, scenario, bench_redis_tests[3], "req/s", pset);
-	}
+	for (size_t k = 0; !rc && k < ntests; k++)
+		br_add(r, NATIVE_ENV(o), section, backend, scenario, bench_redis_tests[k], "req/s",
+		       rps[k]);
 	/* The recorders: also requests per CPU second of the server (the
 	 * recorded cgroup) and of the client (outside it), which a loaded
 	 * shared host moves much less than req/s. */
