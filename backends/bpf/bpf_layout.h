@@ -373,10 +373,10 @@ struct polc_cg { __u32 policy, needs; };
  * (POLC_CH_EXEC) without it, and no bprm_check is attached for it. */
 #define POLC_NEEDS_BPRM (1u << (POLC_NCHAN + 5))
 /* The needs bit of file_permission: the policy decides a send without an
- * address (its header's send_open has a bit clear). sendfile(2) and
+ * address on a kind of socket its tasks can make. sendfile(2) and
  * splice(2) into a connected socket reach its sendpage on 6.1, which calls
  * no security_socket_sendmsg; the write check before them does. */
-#define POLC_NEEDS_SEND (1u << (POLC_NCHAN + 6))
+#define POLC_NEEDS_SPLICE (1u << (POLC_NCHAN + 6))
 struct polc_blob_key { __u32 policy, chunk; };
 struct polc_chunk { __u32 w[POLC_CHUNK_WORDS]; };
 /* serial: a number the loader draws for each policy it writes (never 0),

@@ -942,22 +942,27 @@ static bool exec_beyond_open(const uint32_t *w, const struct polc_dfa *d, uint32
 	return false;
 }
 
-struct family_of { const uint32_t *w; size_t nw; int family; };
+/* A kind of socket in one family: for rules of protocol proto (POLC_PROTO_*). */
+struct kind_of { const uint32_t *w; size_t nw; int family; uint32_t proto; };
+
+/* Does the blob let its tasks create a socket of this kind? */
+static bool kind_made(const struct kind_of *c, int type, int protocol)
+{
+	ir_event ev = ir_net_kind_event(IR_NET_CREATE, c->family, type, protocol);
+	return !refuses(bpfb_eval(c->w, c->nw, &ev));
+}
 
 /* A socket of this kind the blob lets its tasks create, whose sends
  * without an address it decides. */
 static bool made_and_send_decided(int type, int protocol, void *vc)
 {
-	const struct family_of *c = vc;
-	ir_event ev = ir_net_kind_event(IR_NET_CREATE, c->family, type, protocol);
-	if (refuses(bpfb_eval(c->w, c->nw, &ev)))
-		return false;
-	ev.u.net.op = IR_NET_SEND;
-	return decides(bpfb_eval(c->w, c->nw, &ev));
+	const struct kind_of *c = vc;
+	ir_event ev = ir_net_kind_event(IR_NET_SEND, c->family, type, protocol);
+	return kind_made(c, type, protocol) && decides(bpfb_eval(c->w, c->nw, &ev));
 }
 
 /* Does the blob decide a send without an address on a socket its tasks can
- * make (POLC_NEEDS_SEND)? A kind of socket the blob refuses to create has
+ * make (POLC_NEEDS_SPLICE)? A kind of socket the blob refuses to create has
  * none to send on but one passed in, as mmap_refused_by_open reasons for a
  * file: Docker's default refuses AF_ALG, whose cleared send_open bit alone
  * would attach file_permission for every read and write on the machine. */
@@ -965,12 +970,77 @@ static bool sends_need_file_permission(const uint32_t *w, size_t nw)
 {
 	const struct polc_hdr *h = (const void *)w;
 	for (int f = 0; f < 64; f++) {
-		struct family_of c = { w, nw, f };
+		struct kind_of c = { w, nw, f, POLC_PROTO_ANY };
 		if (!(h->send_open[f / 32] >> (f % 32) & 1) &&
 		    ir_any_socket_kind(made_and_send_decided, &c))
 			return true;
 	}
 	return false;
+}
+
+/* A socket of this kind, of protocol c->proto, that the blob lets its
+ * tasks create. */
+static bool made_of_proto(int type, int protocol, void *vc)
+{
+	const struct kind_of *c = vc;
+	struct polc_net_ev pe = { .family = (uint32_t)c->family, .type = (uint32_t)type,
+				  .protocol = (uint32_t)protocol };
+	return polc_proto_is(c->proto, &pe) && kind_made(c, type, protocol);
+}
+
+/* Can the blob's tasks make a socket that network rule r can match, of its
+ * family and protocol? IPv4 and IPv6 count as one: an IPv6 socket's
+ * traffic to a v4-mapped address is IPv4's (LANGUAGE.md). */
+static bool rule_socket_made(const uint32_t *w, size_t nw, const uint32_t *r)
+{
+	uint32_t fam = r[0] >> 8 & 0xff;
+	bool inet_rule = fam == POLC_AF_INET || fam == POLC_AF_INET6;
+	for (int f = 0; f < 64; f++) {
+		bool inet = f == POLC_AF_INET || f == POLC_AF_INET6;
+		struct kind_of c = { w, nw, f, r[0] >> 16 & 0xff };
+		if ((!fam || fam == (uint32_t)f || (inet && inet_rule)) &&
+		    ir_any_socket_kind(made_of_proto, &c))
+			return true;
+	}
+	return false;
+}
+
+/* The needs bit of each network operation on a socket (IR_NET_*). */
+static uint32_t net_op_needs(uint32_t op)
+{
+	switch (op) {
+	case POLC_NET_CONNECT: return BPFB_NEEDS_NET_CONNECT;
+	case POLC_NET_BIND: return BPFB_NEEDS_NET_BIND;
+	case POLC_NET_LISTEN: return BPFB_NEEDS_NET_LISTEN;
+	case POLC_NET_ACCEPT: return BPFB_NEEDS_NET_ACCEPT;
+	case POLC_NET_SEND: return BPFB_NEEDS_NET_SEND;
+	case POLC_NET_CREATE: return 0;
+	}
+	return BPFB_NEEDS_NET & ~BPFB_NEEDS_NET_CREATE;   /* any operation */
+}
+
+/* The network operations the blob can decide other than allow: those of
+ * each statement that does (every one for the default), an operation on a
+ * socket left out where the blob refuses to create every kind the
+ * statement can match (one could only be passed in: sends_need_file_
+ * permission's reasoning). */
+static uint32_t net_needs(const uint32_t *w, size_t nw)
+{
+	const struct polc_hdr *h = (const void *)w;
+	uint32_t m = decides(h->defaults[POLC_D_NET]) ? BPFB_NEEDS_NET : 0;
+	for (uint32_t i = 0; i < h->nnet; i++) {
+		const uint32_t *r = &w[h->net + i * POLC_NET_WORDS];
+		uint32_t op = r[0] & 0xff;
+		if (!decides(r[7]))
+			continue;
+		if (op == POLC_NET_ANYOP || op == POLC_NET_CREATE)
+			m |= BPFB_NEEDS_NET_CREATE;
+		if (op != POLC_NET_CREATE && rule_socket_made(w, nw, r))
+			m |= net_op_needs(op);
+	}
+	if (sends_need_file_permission(w, nw))
+		m |= BPFB_NEEDS_NET_SEND | BPFB_NEEDS_SPLICE;
+	return m;
 }
 
 uint32_t bpfb_needs(const uint32_t *w, size_t nw)
@@ -996,12 +1066,5 @@ uint32_t bpfb_needs(const uint32_t *w, size_t nw)
 		m |= BPFB_NEEDS_PTRACE;
 	if (decides(h->signal) || decides(h->defaults[POLC_D_SIGNAL]))
 		m |= BPFB_NEEDS_SIGNAL;
-	if (decides(h->defaults[POLC_D_NET]))
-		m |= BPFB_NEEDS_NET;
-	for (uint32_t i = 0; i < h->nnet; i++)
-		if (decides(w[h->net + i * POLC_NET_WORDS + 7]))
-			m |= BPFB_NEEDS_NET;
-	if (sends_need_file_permission(w, nw))
-		m |= BPFB_NEEDS_NET | BPFB_NEEDS_SEND;
-	return m;
+	return m | net_needs(w, nw);
 }

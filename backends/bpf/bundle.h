@@ -71,10 +71,23 @@ enum {
 	BPFB_NEEDS_CAP = 1u << (POLC_NCHAN + 1),
 	BPFB_NEEDS_PTRACE = 1u << (POLC_NCHAN + 2),
 	BPFB_NEEDS_SIGNAL = 1u << (POLC_NCHAN + 3),
-	BPFB_NEEDS_NET = 1u << (POLC_NCHAN + 4),
 	BPFB_NEEDS_BPRM = POLC_NEEDS_BPRM,   /* with POLC_CH_EXEC: bpf_layout.h */
-	BPFB_NEEDS_SEND = POLC_NEEDS_SEND,   /* with BPFB_NEEDS_NET: bpf_layout.h */
+	BPFB_NEEDS_SPLICE = POLC_NEEDS_SPLICE,   /* with BPFB_NEEDS_NET_SEND: bpf_layout.h */
+	/* one bit a network operation, the hooks that decide it apart: a
+	 * policy that decides only socket creation (the presets' AF_ALG)
+	 * leaves socket_sendmsg, which every send on the machine would run,
+	 * detached. An operation on a kind of socket the policy refuses to
+	 * create is left out, as for BPFB_NEEDS_SPLICE. */
+	BPFB_NEEDS_NET_CREATE = 1u << (POLC_NCHAN + 4),
+	BPFB_NEEDS_NET_CONNECT = 1u << (POLC_NCHAN + 7),
+	BPFB_NEEDS_NET_BIND = 1u << (POLC_NCHAN + 8),
+	BPFB_NEEDS_NET_LISTEN = 1u << (POLC_NCHAN + 9),
+	BPFB_NEEDS_NET_ACCEPT = 1u << (POLC_NCHAN + 10),
+	BPFB_NEEDS_NET_SEND = 1u << (POLC_NCHAN + 11),
+	BPFB_NEEDS_NET = BPFB_NEEDS_NET_CREATE | BPFB_NEEDS_NET_CONNECT | BPFB_NEEDS_NET_BIND |
+			 BPFB_NEEDS_NET_LISTEN | BPFB_NEEDS_NET_ACCEPT | BPFB_NEEDS_NET_SEND,
 };
+_Static_assert(POLC_NCHAN + 11 < 32, "bpfb_needs: every class a bit of a polc_cg's needs");
 uint32_t bpfb_needs(const uint32_t *w, size_t nwords);
 
 void bpfb_json(const bpf_bundle *b, buf *out);

@@ -3013,7 +3013,7 @@ int BPF_PROG(polc_socket_sendmsg, struct socket *sock, struct msghdr *msg, int s
  * no security_socket_sendmsg: decided as a send without an address. A
  * write(2) passes here before socket_sendmsg, which decides it again (a
  * deny refuses it here first). Attached only for a policy that decides
- * such sends (POLC_NEEDS_SEND): every read and write on the machine runs
+ * such sends (POLC_NEEDS_SPLICE): every read and write on the machine runs
  * it. */
 SEC("lsm/file_permission")
 int BPF_PROG(polc_file_permission, struct file *file, int mask, int ret)

@@ -221,14 +221,16 @@ static const struct {
 	{ "polc_capable", BPFB_NEEDS_CAP },
 	{ "polc_ptrace", BPFB_NEEDS_PTRACE },
 	{ "polc_task_kill", BPFB_NEEDS_SIGNAL },
-	{ "polc_socket_create", BPFB_NEEDS_NET },
-	{ "polc_socket_connect", BPFB_NEEDS_NET },
-	{ "polc_socket_bind", BPFB_NEEDS_NET },
-	{ "polc_socket_listen", BPFB_NEEDS_NET },
-	{ "polc_socket_accept", BPFB_NEEDS_NET },
-	{ "polc_socket_sendmsg", BPFB_NEEDS_NET },
-	{ "polc_file_permission", BPFB_NEEDS_SEND },
-	{ "polc_sctp_bind_connect", BPFB_NEEDS_NET },
+	{ "polc_socket_create", BPFB_NEEDS_NET_CREATE },
+	{ "polc_socket_connect", BPFB_NEEDS_NET_CONNECT },
+	{ "polc_socket_bind", BPFB_NEEDS_NET_BIND },
+	{ "polc_socket_listen", BPFB_NEEDS_NET_LISTEN },
+	{ "polc_socket_accept", BPFB_NEEDS_NET_ACCEPT },
+	/* an address given with the data is a connect to it too */
+	{ "polc_socket_sendmsg", BPFB_NEEDS_NET_SEND | BPFB_NEEDS_NET_CONNECT },
+	{ "polc_file_permission", BPFB_NEEDS_SPLICE },
+	/* SCTP's doors to an address: connects and binds */
+	{ "polc_sctp_bind_connect", BPFB_NEEDS_NET_CONNECT | BPFB_NEEDS_NET_BIND },
 };
 #define NHOOKS (sizeof hook_needs_table / sizeof *hook_needs_table)
 

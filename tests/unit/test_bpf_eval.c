@@ -195,6 +195,21 @@ static size_t event_path_len(const ir_event *ev)
 
 static int rank(ir_verdict v) { return v == IR_KILL ? 3 : (int)v; }
 
+static uint32_t net_class(ir_net_op op)
+{
+	switch (op) {
+	case IR_NET_CREATE: return BPFB_NEEDS_NET_CREATE;
+	case IR_NET_CONNECT: return BPFB_NEEDS_NET_CONNECT;
+	case IR_NET_BIND: return BPFB_NEEDS_NET_BIND;
+	case IR_NET_LISTEN: return BPFB_NEEDS_NET_LISTEN;
+	case IR_NET_ACCEPT: return BPFB_NEEDS_NET_ACCEPT;
+	/* socket_sendmsg, attached for either: a send to an address is a
+	 * connect to it too (ir_decide) */
+	case IR_NET_SEND: return BPFB_NEEDS_NET_SEND | BPFB_NEEDS_NET_CONNECT;
+	default: return BPFB_NEEDS_NET;
+	}
+}
+
 /* The bpfb_needs class of the hook that decides ev as `d` (loader.c attaches
  * a hook only for the classes some loaded policy needs). An exec: the exec
  * open (file_open) makes only a statement's deny in enforce mode,
@@ -206,7 +221,7 @@ static uint32_t needs_class(const ir_event *ev, const ir_decision *d)
 	case IR_EXEC: return d->verdict >= IR_DENY && d->by ? 1u << POLC_CH_EXEC : BPFB_NEEDS_BPRM;
 	case IR_MOUNT: return BPFB_NEEDS_MOUNT;
 	case IR_CAPABILITY: return BPFB_NEEDS_CAP;
-	case IR_NETWORK: return BPFB_NEEDS_NET;
+	case IR_NETWORK: return net_class(ev->u.net.op);
 	case IR_PTRACE: return BPFB_NEEDS_PTRACE;
 	case IR_SIGNAL: return BPFB_NEEDS_SIGNAL;
 	default: return 0;
@@ -295,6 +310,25 @@ static bool mmap_refused_at_open(const ir_policy *p, const ir_event *ev)
 	return r.verdict >= IR_DENY && x.verdict >= IR_DENY && x.by;
 }
 
+/* An operation on a socket of a kind p refuses to create (in both IP
+ * families for an IP one: an IPv6 socket's traffic to a v4-mapped address
+ * is IPv4's), which bpfb_needs may leave out: the socket could only be
+ * passed in. */
+static bool socket_refused_at_create(const ir_policy *p, const ir_event *ev)
+{
+	if (ev->domain != IR_NETWORK || ev->u.net.op == IR_NET_CREATE)
+		return false;
+	int fam = ev->u.net.family;
+	bool inet = fam == AF_INET || fam == AF_INET6;
+	for (int i = 0; i < (inet ? 2 : 1); i++) {
+		int f = inet ? (i ? AF_INET6 : AF_INET) : fam;
+		ir_event cr = ir_net_kind_event(IR_NET_CREATE, f, ev->u.net.type, ev->u.net.protocol);
+		if (ir_decide(p, &cr).verdict < IR_DENY)
+			return false;
+	}
+	return true;
+}
+
 /* Lower, round-trip through bytes, and compare on nev events. */
 static void check_policy_n(const ir_policy *p, const char *what, int nev, bpfb_stats *stp)
 {
@@ -325,10 +359,11 @@ static void check_policy_n(const ir_policy *p, const char *what, int nev, bpfb_s
 		ir_decision want = ir_decide(p, &ev);
 		check_no_path_allows(p, b.w, &ev, what);
 		if (want.verdict != IR_ALLOW && !(needs & needs_class(&ev, &want)) &&
-		    !mmap_refused_at_open(p, &ev))
-			fail_msg("%s: a %s event is decided %s, but the bundle does not need its hook "
-				 "(needs 0x%x)", what, ir_domain_name(ev.domain),
-				 ir_verdict_name(want.verdict), needs);
+		    !mmap_refused_at_open(p, &ev) && !socket_refused_at_create(p, &ev))
+			fail_msg("%s: a %s event (net op %d fam %d type %d proto %d) is decided %s, "
+				 "but the bundle does not need its hook (needs 0x%x)", what,
+				 ir_domain_name(ev.domain), ev.u.net.op, ev.u.net.family, ev.u.net.type,
+				 ev.u.net.protocol, ir_verdict_name(want.verdict), needs);
 		uint32_t got = bpfb_eval(b.w, b.nwords, &ev);
 		ir_verdict gv = (ir_verdict)POLC_DEC_VERDICT(got);
 		/* a directory is walked as "path/" too: one byte more */
@@ -606,15 +641,28 @@ static void test_needs(void **state)
 		{ "policy a { default deny exec; allow exec \"/x\"; }",
 		  1u << POLC_CH_EXEC | BPFB_NEEDS_BPRM },
 		{ "policy a { deny exec \"/x/**\"; allow exec \"/x/y\"; }", 1u << POLC_CH_EXEC },
-		{ "policy a { deny network tcp connect; }", BPFB_NEEDS_NET },
+		/* a network operation: its hooks (an address sent to is a connect) */
+		{ "policy a { deny network tcp connect; }", BPFB_NEEDS_NET_CONNECT },
+		{ "policy a { deny network connect to 10.0.0.1; }", BPFB_NEEDS_NET_CONNECT },
+		{ "policy a { deny network bind inet; }", BPFB_NEEDS_NET_BIND },
+		{ "policy a { deny network listen; }", BPFB_NEEDS_NET_LISTEN },
+		{ "policy a { deny network accept inet6 tcp; }", BPFB_NEEDS_NET_ACCEPT },
+		{ "policy a { deny network send to 10.0.0.1; }", BPFB_NEEDS_NET_SEND },
 		/* a send without an address on a socket the task can make:
 		 * file_permission too (sendfile, splice) */
-		{ "policy a { deny network send inet tcp; }", BPFB_NEEDS_NET | BPFB_NEEDS_SEND },
-		{ "policy a { mode audit; deny network send unix; }", BPFB_NEEDS_NET | BPFB_NEEDS_SEND },
+		{ "policy a { deny network send inet tcp; }", BPFB_NEEDS_NET_SEND | BPFB_NEEDS_SPLICE },
+		{ "policy a { mode audit; deny network send unix; }",
+		  BPFB_NEEDS_NET_SEND | BPFB_NEEDS_SPLICE },
 		/* ... not where every such socket's creation is refused (the
-		 * presets' AF_ALG), nor where the sockets allowed send freely */
-		{ "policy a { deny network alg; }", BPFB_NEEDS_NET },
+		 * presets' AF_ALG: only creation's hook), nor where the sockets
+		 * allowed send freely */
+		{ "policy a { deny network alg; }", BPFB_NEEDS_NET_CREATE },
+		{ "policy a { mode audit; deny network alg; }", BPFB_NEEDS_NET | BPFB_NEEDS_SPLICE },
 		{ "policy a { default deny network; allow network inet tcp; }", BPFB_NEEDS_NET },
+		/* an IPv6 socket can carry IPv4's traffic: an IPv4 rule's
+		 * operations stay where only IPv4 sockets are refused */
+		{ "policy a { deny network inet; }", BPFB_NEEDS_NET },
+		{ "policy a { deny network inet; deny network inet6; }", BPFB_NEEDS_NET_CREATE },
 		{ "policy a { deny capability sys_admin; }", BPFB_NEEDS_CAP },
 		{ "policy a { mode audit; deny capability sys_admin; }", BPFB_NEEDS_CAP },
 		{ "policy a { deny syscall ptrace; }", 0 },
