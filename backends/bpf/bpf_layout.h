@@ -237,6 +237,25 @@ struct polc_net_ev {
 /* An IPv4-mapped IPv6 address (::ffff:a.b.c.d) is the IPv4 address a.b.c.d
  * (family inet): a dual-stack socket sends to that IPv4 peer, so a statement
  * on the IPv4 address must decide it (LANGUAGE.md). */
+/* The family 6.1 reads an address given to an operation op on a socket of
+ * family sock_fam as (0: none), from its sa_family. An IPv4 socket's send
+ * or bind address is a sockaddr_in whatever sa_family says: udp_sendmsg,
+ * raw_sendmsg and l2tp_ip_sendmsg take AF_UNSPEC as AF_INET, inet_bind
+ * does with INADDR_ANY, raw_bind reads no family, and the rest refuse the
+ * call. An IPv6 socket's AF_UNSPEC is IPv6 to rawv6_sendmsg and
+ * l2tp_ip6_sendmsg (udpv6_sendmsg takes it as no address: deciding the
+ * bytes given fails closed), and a sockaddr_in sends or connects over
+ * IPv4 (udpv6_sendmsg, ip6_datagram_connect). A connect's AF_UNSPEC is a
+ * disconnect. */
+static inline __u32 polc_addr_family(__u32 sock_fam, __u32 op, __u32 sa_fam)
+{
+	if (op != POLC_NET_CONNECT && sock_fam == POLC_AF_INET)
+		return POLC_AF_INET;
+	if (op != POLC_NET_CONNECT && sock_fam == POLC_AF_INET6 && sa_fam == 0)
+		return POLC_AF_INET6;
+	return sa_fam == POLC_AF_INET || sa_fam == POLC_AF_INET6 ? sa_fam : 0;
+}
+
 static inline void polc_net_normalise(struct polc_net_ev *e)
 {
 	int i;

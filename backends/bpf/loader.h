@@ -37,7 +37,7 @@
  * Blob version 5 brought polc_sends with send_open: an enforcer without it
  * has another layout by the version alone. A fix of a hole in the
  * enforcer bumps it too, so that no polc keeps feeding one with the hole. */
-#define BPFL_ENFORCER_ABI (POLC_BLOB_VERSION * 16u + 7u)   /* 2: polc_cg values, polc_needs;
+#define BPFL_ENFORCER_ABI (POLC_BLOB_VERSION * 16u + 8u)   /* 2: polc_cg values, polc_needs;
 								   3: polc_fast's serial;
 								   4: the exec memo void once
 								   its task is switched out;
@@ -45,7 +45,10 @@
 								   6: POLC_NEEDS_SPLICE,
 								   file_permission;
 								   7: a needs bit a
-								   network operation */
+								   network operation;
+								   8: addresses read as
+								   the kernel reads them
+								   (polc_addr_family) */
 
 /* Each returns an exit code of base/base.h and, on failure, a one-line
  * reason in err. */
