@@ -26,6 +26,7 @@
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include "gen/sysnr.h"     /* the numbers decoded by (tools/gen-sysnr.c) */
+#include "backends/bpf/bpf_layout.h"   /* polc_addr_family: as the enforcer reads */
 #include <sys/time.h>
 #include <sys/uio.h>
 #include <sys/un.h>
@@ -49,8 +50,12 @@ typedef struct {
 	int nr;
 	uint64_t args[6];
 	const char *netop;
+	/* The sockaddr as read at entry (what the kernel was given), decoded
+	 * at exit once the socket's family is known: polc_addr_family. */
+	struct sockaddr_storage sa;
+	socklen_t salen;         /* 0: none */
 	char *addr;              /* formatted address, or NULL */
-	int port, family;        /* port -1: none */
+	int port, family;        /* port -1: none; family: the traffic's */
 	char *mnt[3];            /* source, fstype, target */
 	const char *mntop;
 	const char *cap;         /* implied capability, or NULL */
@@ -281,46 +286,65 @@ static void dec_path(pending *p, pid_t tid, int dirfd, uint64_t pathp, bool foll
 
 static int sys_arg_int(uint64_t v) { return (int)(int32_t)v; }
 
-static void dec_sockaddr(pending *p, pid_t tid, uint64_t addr, uint64_t len)
+/* The POLC_NET_* operation of a trace op name, for polc_addr_family (only
+ * connect, bind and send carry an address). */
+static uint32_t polc_op(const char *op)
 {
-	struct sockaddr_storage ss;
-	memset(&ss, 0, sizeof ss);
-	if (!addr || len < sizeof(sa_family_t))
-		return;
-	if (len > sizeof ss)
-		len = sizeof ss;
-	if (read_mem(tid, addr, &ss, len) < 0)
-		return;
-	char tmp[INET6_ADDRSTRLEN];
-	p->family = ss.ss_family;
-	if (ss.ss_family == AF_INET && len >= sizeof(struct sockaddr_in)) {
-		struct sockaddr_in *in = (struct sockaddr_in *)&ss;
-		p->addr = xstrdup(inet_ntop(AF_INET, &in->sin_addr, tmp, sizeof tmp));
-		p->port = ntohs(in->sin_port);
-	} else if (ss.ss_family == AF_INET6 && len >= sizeof(struct sockaddr_in6)) {
-		struct sockaddr_in6 *in6 = (struct sockaddr_in6 *)&ss;
-		p->addr = xstrdup(inet_ntop(AF_INET6, &in6->sin6_addr, tmp, sizeof tmp));
-		p->port = ntohs(in6->sin6_port);
-	} else if (ss.ss_family == AF_UNIX && len > sizeof(sa_family_t)) {
-		struct sockaddr_un *un = (struct sockaddr_un *)&ss;
-		size_t n = len - offsetof(struct sockaddr_un, sun_path);
-		if (un->sun_path[0] == 0)
-			p->addr = xasprintf("@%.*s", (int)strnlen(un->sun_path + 1, n - 1),
-					    un->sun_path + 1);
-		else {
-			char *s = xstrndup(un->sun_path, strnlen(un->sun_path, n));
-			p->addr = resolve(tid, AT_FDCWD, s, false);
-			free(s);
-		}
+	return !strcmp(op, "connect") ? POLC_NET_CONNECT : !strcmp(op, "bind") ? POLC_NET_BIND
+	       : !strcmp(op, "send") ? POLC_NET_SEND : POLC_NET_ANYOP;
+}
+
+static void dec_unix(pending *p, pid_t tid, const struct sockaddr_un *un, size_t len)
+{
+	size_t n = len - offsetof(struct sockaddr_un, sun_path);
+	if (un->sun_path[0] == 0)
+		p->addr = xasprintf("@%.*s", (int)strnlen(un->sun_path + 1, n - 1), un->sun_path + 1);
+	else {
+		char *s = xstrndup(un->sun_path, strnlen(un->sun_path, n));
+		p->addr = resolve(tid, AT_FDCWD, s, false);
+		free(s);
 	}
 }
 
+/* The address the entry saw, read as the kernel reads it on a socket of
+ * family sock_fam (0: unknown), exactly as the BPF enforcer does
+ * (polc_addr_family): an IPv4 socket's AF_UNSPEC send or bind is a
+ * sockaddr_in, an IPv6 socket's sockaddr_in is IPv4 traffic, so the
+ * event's family becomes the traffic's. A recorder that read sa_family
+ * alone would make allow-lists the enforcer then refuses. */
+static void dec_sockaddr(pending *p, pid_t tid, int sock_fam)
+{
+	const struct sockaddr_storage *ss = &p->sa;
+	size_t len = p->salen;
+	char tmp[INET6_ADDRSTRLEN];
+	uint32_t fam = polc_addr_family((uint32_t)sock_fam, polc_op(p->netop), ss->ss_family);
+	if (sock_fam == AF_INET || sock_fam == AF_INET6 || !sock_fam)
+		p->family = fam ? (int)fam : sock_fam ? sock_fam : ss->ss_family;
+	if (fam == AF_INET && len >= sizeof(struct sockaddr_in)) {
+		const struct sockaddr_in *in = (const struct sockaddr_in *)ss;
+		p->addr = xstrdup(inet_ntop(AF_INET, &in->sin_addr, tmp, sizeof tmp));
+		p->port = ntohs(in->sin_port);
+	} else if (fam == AF_INET6 && len >= sizeof(struct sockaddr_in6)) {
+		const struct sockaddr_in6 *in6 = (const struct sockaddr_in6 *)ss;
+		p->addr = xstrdup(inet_ntop(AF_INET6, &in6->sin6_addr, tmp, sizeof tmp));
+		p->port = ntohs(in6->sin6_port);
+	} else if (ss->ss_family == AF_UNIX && len > sizeof(sa_family_t)) {
+		dec_unix(p, tid, (const struct sockaddr_un *)ss, len);
+	}
+}
+
+/* At entry: the op and the sockaddr's bytes, decoded at exit (dec_sockaddr). */
 static void dec_net(pending *p, pid_t tid, const char *op, uint64_t addr, uint64_t len)
 {
 	p->kind = P_NET;
 	p->netop = op;
 	p->port = -1;
-	dec_sockaddr(p, tid, addr, len);
+	if (!addr || len < sizeof(sa_family_t))
+		return;
+	if (len > sizeof p->sa)
+		len = sizeof p->sa;
+	if (read_mem(tid, addr, &p->sa, len) == 0)
+		p->salen = (socklen_t)len;
 }
 
 static void dec_mount(pending *p, pid_t tid, const char *op, uint64_t src,
@@ -471,16 +495,20 @@ static int sock_info(thread *t, int fd, int *fam, int *type, int *proto, pending
 static void finish_net(tracer *tr, thread *t, long ret, int err)
 {
 	pending *p = &t->p;
-	int fam = p->family, type = 0, proto = 0;
+	int fam = 0, type = 0, proto = 0;
 	bool want_name = !strcmp(p->netop, "listen") || !strcmp(p->netop, "accept");
 	if (!strcmp(p->netop, "create")) {
 		fam = (int)p->args[0];
 		type = (int)p->args[1] & 0xf;
 		proto = (int)p->args[2];
 	} else if (sock_info(t, (int)p->args[0], &fam, &type, &proto, p, want_name && !err) < 0) {
+		fam = 0;   /* unknown: the address's own family (dec_sockaddr) */
 		type = -1;
 	}
-	tracer_net_record(tr->t, 1, p->netop, fam, type, proto, p->addr, p->port, err);
+	p->family = fam;
+	if (p->salen)
+		dec_sockaddr(p, t->tid, fam);
+	tracer_net_record(tr->t, 1, p->netop, p->family, type, proto, p->addr, p->port, err);
 	(void)ret;
 }
 
