@@ -15,6 +15,7 @@
 #include <bpf/bpf_tracing.h>
 #include "tracer/trace_bpf.h"
 #include "gen/sysnr.h"      /* POLC_NR_*: libseccomp's numbers (tools/gen-sysnr.c) */
+#include "backends/bpf/bpf_layout.h"   /* polc_addr_family: as the enforcer reads */
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -308,6 +309,45 @@ static __always_inline void sock_info(struct tb_key *k, int fd, bool local)
 	}
 }
 
+/* The POLC_NET_* operation of a TBN_* one, for polc_addr_family (only
+ * connect, bind and send carry an address). */
+static __always_inline __u32 polc_op(__u32 op)
+{
+	return op == TBN_CONNECT ? POLC_NET_CONNECT : op == TBN_BIND ? POLC_NET_BIND
+	       : op == TBN_SEND ? POLC_NET_SEND : POLC_NET_ANYOP;
+}
+
+/* The address at uaddr, read as the kernel reads it on k's socket (k's
+ * family its family, 0: unknown), exactly as the BPF enforcer does
+ * (polc_addr_family): an IPv4 socket's AF_UNSPEC send or bind is a
+ * sockaddr_in, an IPv6 socket's sockaddr_in is IPv4 traffic, so the key's
+ * family becomes the traffic's. A recorder that read sa_family alone would
+ * make allow-lists the enforcer then refuses. */
+static __always_inline void key_addr(struct tb_key *k, __u32 op, __u64 uaddr, __u64 len)
+{
+	unsigned short sa_fam = 0;
+	__u16 port;
+	bpf_probe_read_user(&sa_fam, 2, (void *)uaddr);
+	__u32 fam = polc_addr_family(k->family, polc_op(op), sa_fam);
+	if (k->family == 2 || k->family == 10 || !k->family)
+		k->family = fam ? fam : k->family ? k->family : sa_fam;
+	if (fam == 2 && len >= 8) {
+		bpf_probe_read_user(&port, 2, (void *)(uaddr + 2));
+		k->port = __builtin_bswap16(port);
+		bpf_probe_read_user(k->addr, 4, (void *)(uaddr + 4));
+	} else if (fam == 10 && len >= 24) {
+		bpf_probe_read_user(&port, 2, (void *)(uaddr + 2));
+		k->port = __builtin_bswap16(port);
+		bpf_probe_read_user(k->addr, 16, (void *)(uaddr + 8));
+	} else if (sa_fam == 1 && len > 2) {
+		long n = bpf_probe_read_user_str(k->path, 108, (void *)(uaddr + 2));
+		if (n == 1) {   /* abstract: NUL then the name */
+			k->path[0] = '@';
+			bpf_probe_read_user_str(k->path + 1, 107, (void *)(uaddr + 3));
+		}
+	}
+}
+
 __noinline int net_ev_g(__u32 op, int fd, __u64 uaddr, __u64 len)
 {
 	__u32 zero = 0;
@@ -317,29 +357,10 @@ __noinline int net_ev_g(__u32 op, int fd, __u64 uaddr, __u64 len)
 	struct tb_key *k = new_key(&s->in, TB_NET, op);
 	if (!k)
 		return -1;
-	if (uaddr) {
-		unsigned short fam = 0;
-		bpf_probe_read_user(&fam, 2, (void *)uaddr);
-		k->family = fam;
-		if (fam == 2 && len >= 8) {
-			__u16 port;
-			bpf_probe_read_user(&port, 2, (void *)(uaddr + 2));
-			k->port = __builtin_bswap16(port);
-			bpf_probe_read_user(k->addr, 4, (void *)(uaddr + 4));
-		} else if (fam == 10 && len >= 24) {
-			__u16 port;
-			bpf_probe_read_user(&port, 2, (void *)(uaddr + 2));
-			k->port = __builtin_bswap16(port);
-			bpf_probe_read_user(k->addr, 16, (void *)(uaddr + 8));
-		} else if (fam == 1 && len > 2) {
-			long n = bpf_probe_read_user_str(k->path, 108, (void *)(uaddr + 2));
-			if (n == 1) {   /* abstract: NUL then the name */
-				k->path[0] = '@';
-				bpf_probe_read_user_str(k->path + 1, 107, (void *)(uaddr + 3));
-			}
-		}
-	}
+	/* the socket's family first: how its address is read depends on it */
 	sock_info(k, fd, op == TBN_LISTEN || op == TBN_ACCEPT);
+	if (uaddr)
+		key_addr(k, op, uaddr, len);
 	return 0;
 }
 

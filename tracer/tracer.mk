@@ -20,7 +20,7 @@ $(BUILD)/gen/sysnr.h: tools/gen-sysnr.c | $(BUILD)/.dirs
 	$(BUILD)/gen/gen-sysnr > $@.tmp && mv $@.tmp $@
 $(BUILD)/tracer/ptrace.o $(BUILD)/tracer/common.o: $(BUILD)/gen/sysnr.h
 
-$(TRACER_BPF_OBJ): tracer/polc_trace.bpf.c tracer/trace_bpf.h compiler/sysevents.def \
+$(TRACER_BPF_OBJ): tracer/polc_trace.bpf.c tracer/trace_bpf.h compiler/sysevents.def backends/bpf/bpf_layout.h \
 		$(BUILD)/tracer/vmlinux.h $(BUILD)/gen/sysnr.h
 	$(CLANG) -g -O2 -target bpf -D__TARGET_ARCH_x86 -I$(BUILD)/tracer -I$(BUILD) -I. -c $< -o $@
 
