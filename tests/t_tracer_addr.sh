@@ -31,6 +31,12 @@ for tr in $tracers; do
 		fi
 	done
 	[ $bad = 0 ] && echo "ok   $tr: $(grep -c '^net ' "$T/$tr.trace") net events, each address as the kernel reads it"
+	# what the allow-list is made of: the inet statements the enforcer decides by
+	"$POLC" gen -o "$T/$tr.pol" "$T/$tr.trace" 2>"$T/err" || fail "$tr: gen: $(cat "$T/err")"
+	for want in 'allow network send inet udp to 127.0.0.2 port 7000;' \
+		'allow network send inet udp to 127.0.0.3 port 7001;' 'allow network bind inet udp port 7002;'; do
+		grep -qF "$want" "$T/$tr.pol" || { echo "FAIL: $tr: gen: no '$want'"; bad=1; }
+	done
 done
 [ $bad = 0 ] || exit 1
 # And the two recorders' net lines agree, line for line.
