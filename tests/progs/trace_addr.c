@@ -12,7 +12,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-static struct sockaddr_in sin(int fam, const char *ip, int port)
+static struct sockaddr_in ipv4_addr(int fam, const char *ip, int port)
 {
 	struct sockaddr_in a;
 	memset(&a, 0, sizeof a);
@@ -35,9 +35,9 @@ static int send_to(int domain, struct sockaddr_in a, const char *what)
 
 int main(void)
 {
-	int bad = send_to(AF_INET, sin(AF_UNSPEC, "127.0.0.2", 7000), "udp4 sendto AF_UNSPEC");
-	bad |= send_to(AF_INET6, sin(AF_INET, "127.0.0.3", 7001), "udp6 sendto sockaddr_in");
-	struct sockaddr_in b = sin(AF_UNSPEC, "0.0.0.0", 7002);
+	int bad = send_to(AF_INET, ipv4_addr(AF_UNSPEC, "127.0.0.2", 7000), "udp4 sendto AF_UNSPEC");
+	bad |= send_to(AF_INET6, ipv4_addr(AF_INET, "127.0.0.3", 7001), "udp6 sendto sockaddr_in");
+	struct sockaddr_in b = ipv4_addr(AF_UNSPEC, "0.0.0.0", 7002);
 	int s = socket(AF_INET, SOCK_DGRAM, 0);
 	if (s < 0 || bind(s, (struct sockaddr *)&b, sizeof b) < 0) {
 		perror("udp4 bind AF_UNSPEC");
