@@ -11,9 +11,7 @@ T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 [ "$(id -u)" = 0 ] || { echo "SKIP: needs root (a network namespace)"; exit 0; }
-netns() { unshare -n sh -c 'ip link set lo up && exec "$@"' sh "$@"; }
-tracers=ptrace
-"$POLC" record --tracer ebpf -o "$T/probe.trace" -- true 2>/dev/null && tracers="ptrace ebpf"
+. "$SRC/tests/recorders.sh"
 for tr in $tracers; do
 	netns "$POLC" record --tracer $tr --no-status -o "$T/fail.trace" -- "$P/trace_fail" 47402 ||
 		fail "$tr: record"
