@@ -234,9 +234,6 @@ struct polc_net_ev {
 #define POLC_IPPROTO_UDP 17
 #define POLC_IPPROTO_ICMPV6 58
 
-/* An IPv4-mapped IPv6 address (::ffff:a.b.c.d) is the IPv4 address a.b.c.d
- * (family inet): a dual-stack socket sends to that IPv4 peer, so a statement
- * on the IPv4 address must decide it (LANGUAGE.md). */
 /* The family 6.1 reads an address given to an operation op on a socket of
  * family sock_fam as (0: none), from its sa_family. An IPv4 socket's send
  * or bind address is a sockaddr_in whatever sa_family says: udp_sendmsg,
@@ -256,6 +253,9 @@ static inline __u32 polc_addr_family(__u32 sock_fam, __u32 op, __u32 sa_fam)
 	return sa_fam == POLC_AF_INET || sa_fam == POLC_AF_INET6 ? sa_fam : 0;
 }
 
+/* An IPv4-mapped IPv6 address (::ffff:a.b.c.d) is the IPv4 address a.b.c.d
+ * (family inet): a dual-stack socket sends to that IPv4 peer, so a statement
+ * on the IPv4 address must decide it (LANGUAGE.md). */
 static inline void polc_net_normalise(struct polc_net_ev *e)
 {
 	int i;
