@@ -321,7 +321,7 @@ static __always_inline __u32 polc_op(__u32 op)
  * family its family, 0: unknown), exactly as the BPF enforcer does
  * (polc_addr_family): an IPv4 socket's AF_UNSPEC send or bind is a
  * sockaddr_in, an IPv6 socket's sockaddr_in is IPv4 traffic, so the key's
- * family becomes the traffic's. A recorder that read sa_family alone would
+ * family becomes the traffic's (polc_event_family). A recorder that read sa_family alone would
  * make allow-lists the enforcer then refuses. */
 static __always_inline void key_addr(struct tb_key *k, __u32 op, __u64 uaddr, __u64 len)
 {
@@ -329,8 +329,7 @@ static __always_inline void key_addr(struct tb_key *k, __u32 op, __u64 uaddr, __
 	__u16 port;
 	bpf_probe_read_user(&sa_fam, 2, (void *)uaddr);
 	__u32 fam = polc_addr_family(k->family, polc_op(op), sa_fam);
-	if (k->family == 2 || k->family == 10 || !k->family)
-		k->family = fam ? fam : k->family ? k->family : sa_fam;
+	k->family = polc_event_family(k->family, fam, sa_fam);
 	if (fam == 2 && len >= 8) {
 		bpf_probe_read_user(&port, 2, (void *)(uaddr + 2));
 		k->port = __builtin_bswap16(port);

@@ -310,7 +310,7 @@ static void dec_unix(pending *p, pid_t tid, const struct sockaddr_un *un, size_t
  * family sock_fam (0: unknown), exactly as the BPF enforcer does
  * (polc_addr_family): an IPv4 socket's AF_UNSPEC send or bind is a
  * sockaddr_in, an IPv6 socket's sockaddr_in is IPv4 traffic, so the
- * event's family becomes the traffic's. A recorder that read sa_family
+ * event's family becomes the traffic's (polc_event_family). A recorder that read sa_family
  * alone would make allow-lists the enforcer then refuses. */
 static void dec_sockaddr(pending *p, pid_t tid, int sock_fam)
 {
@@ -318,8 +318,7 @@ static void dec_sockaddr(pending *p, pid_t tid, int sock_fam)
 	size_t len = p->salen;
 	char tmp[INET6_ADDRSTRLEN];
 	uint32_t fam = polc_addr_family((uint32_t)sock_fam, polc_op(p->netop), ss->ss_family);
-	if (sock_fam == AF_INET || sock_fam == AF_INET6 || !sock_fam)
-		p->family = fam ? (int)fam : sock_fam ? sock_fam : ss->ss_family;
+	p->family = (int)polc_event_family((uint32_t)sock_fam, fam, ss->ss_family);
 	if (fam == AF_INET && len >= sizeof(struct sockaddr_in)) {
 		const struct sockaddr_in *in = (const struct sockaddr_in *)ss;
 		p->addr = xstrdup(inet_ntop(AF_INET, &in->sin_addr, tmp, sizeof tmp));

@@ -253,6 +253,21 @@ static inline __u32 polc_addr_family(__u32 sock_fam, __u32 op, __u32 sa_fam)
 	return sa_fam == POLC_AF_INET || sa_fam == POLC_AF_INET6 ? sa_fam : 0;
 }
 
+/* The family of the event an operation with an address makes, addr_fam
+ * being polc_addr_family's answer: an IP socket's traffic goes where the
+ * address the kernel reads says (an IPv6 socket given a sockaddr_in sends
+ * IPv4), so its event takes that family when there is one; any other
+ * socket keeps its own. A socket of family 0 is one a recorder could not
+ * read: the address's own sa_family is the best it has. The enforcer and
+ * both recorders decide an event's family here, so that an allow-list
+ * made from a record names what the enforcer will be asked. */
+static inline __u32 polc_event_family(__u32 sock_fam, __u32 addr_fam, __u32 sa_fam)
+{
+	if (sock_fam && sock_fam != POLC_AF_INET && sock_fam != POLC_AF_INET6)
+		return sock_fam;
+	return addr_fam ? addr_fam : sock_fam ? sock_fam : sa_fam;
+}
+
 /* An IPv4-mapped IPv6 address (::ffff:a.b.c.d) is the IPv4 address a.b.c.d
  * (family inet): a dual-stack socket sends to that IPv4 peer, so a statement
  * on the IPv4 address must decide it (LANGUAGE.md). */

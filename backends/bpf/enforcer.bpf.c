@@ -2751,9 +2751,8 @@ static long net_step(__u64 i, void *vctx)
 }
 
 /* The address of an operation on a socket, e's op and family set: read as
- * the kernel reads it (polc_addr_family), the event's family then the
- * traffic's for an IP socket (an IPv6 socket given a sockaddr_in sends
- * IPv4). */
+ * the kernel reads it (polc_addr_family), the event's family then
+ * polc_event_family's. */
 static __always_inline void read_addr(struct polc_net_ev *e, const struct sockaddr *sa)
 {
 	__u16 sa_fam = 0;
@@ -2761,8 +2760,7 @@ static __always_inline void read_addr(struct polc_net_ev *e, const struct sockad
 		return;
 	bpf_probe_read_kernel(&sa_fam, sizeof sa_fam, &sa->sa_family);
 	__u32 fam = polc_addr_family(e->family, e->op, sa_fam);
-	if (e->family == POLC_AF_INET || e->family == POLC_AF_INET6)
-		e->family = fam ? fam : e->family;
+	e->family = polc_event_family(e->family, fam, sa_fam);
 	if (fam == POLC_AF_INET) {
 		struct sockaddr_in in;
 		bpf_probe_read_kernel(&in, sizeof in, sa);
