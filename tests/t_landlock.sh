@@ -93,6 +93,17 @@ fi
 [ ! -s "$T/o" ] || fail "F1: the workload ran"
 grep -q "f1.pol:5:3: landlock: the grant of $T/ln goes through a symbolic link: Landlock would grant $T/d, .* where $T/f1.pol:6:3 denies" "$T/e" ||
 	{ cat "$T/e"; fail "F1: refusal does not name the statements and the target"; }
+# F1 without openat2: a seccomp filter around polc that fails openat2 with
+# ENOSYS (as some container runtimes' defaults do for syscalls they do not
+# know) must not turn the check off: realpath stands in for it
+printf 'policy outer {\n  deny errno ENOSYS syscall openat2;\n}\n' >"$T/outer.pol"
+if $AS "$POLC" run --target seccomp "$T/outer.pol" -- "$POLC" run --target landlock --allow-partial \
+	"$T/f1.pol" -- cat "$T/d/top" >"$T/o" 2>"$T/e"; then
+	fail "F1: with openat2 ENOSYS a grant through a symlink defeated a deny: $(cat "$T/o")"
+fi
+[ ! -s "$T/o" ] || fail "F1 (ENOSYS): the workload ran"
+grep -q "f1.pol:5:3: landlock: the grant of $T/ln goes through a symbolic link: Landlock would grant $T/d, .* where $T/f1.pol:6:3 denies" "$T/e" ||
+	{ cat "$T/e"; fail "F1 (ENOSYS): refusal does not name the statements and the target"; }
 # F2: the interpreter of an allowed script is granted only if no statement
 # denies it
 sh_real=$(readlink -f /bin/sh)
