@@ -43,6 +43,15 @@ if "$POLC" run --target landlock "$T/f.pol" -- sh -c 'echo ran' >"$T/o" 2>"$T/e"
 fi
 [ ! -s "$T/o" ] || fail "the command ran despite the refusal"
 grep -q "cannot enforce .default deny file. exactly" "$T/e" || { cat "$T/e"; fail "refusal does not say why"; }
+# ... and names the routes Landlock (ABI 7) leaves open that polc calls a
+# file write or an exec: connecting to a unix socket by its path, and a
+# memfd run with fexecve (kernel-internal files are not checked)
+grep -q "default deny file. exactly: .*connecting or sending to a unix socket by its path" "$T/e" ||
+	{ cat "$T/e"; fail "the file default's reason omits unix sockets by path"; }
+printf 'policy mx {\n  default deny exec;\n  allow exec "/usr/bin/**";\n}\n' >"$T/mx.pol"
+"$POLC" build --target landlock "$T/mx.pol" -o /dev/null 2>"$T/e" && fail "an exec allow-list claimed exact"
+grep -q "default deny exec. exactly: .*a memfd runs whatever the workload writes into it" "$T/e" ||
+	{ cat "$T/e"; fail "the exec default's reason omits memfd"; }
 
 $AS "$POLC" run --target landlock --allow-partial "$T/f.pol" -- sh -c '
 	t=$1

@@ -752,8 +752,9 @@ static support classify_fs(const ir_policy *p, const ir_stmt *s)
 		return PARTIAL("Landlock does not mediate mmap or lock; only opening the file is "
 			       "refused, which a descriptor opened before confinement escapes");
 	if (s->domain == IR_FILE && (s->u.file.perms & IR_PERM_WRITE))
-		return PARTIAL("Landlock does not mediate chmod, chown, utimes or xattrs, which "
-			       "polc's write covers; " RENAME_LINK);
+		return PARTIAL("Landlock does not mediate chmod, chown, utimes, xattrs or "
+			       "connecting to a unix socket by its path, which polc's write covers; "
+			       RENAME_LINK);
 	if (s->domain == IR_FILE && (s->u.file.perms & IR_PERM_LINK))
 		return PARTIAL(RENAME_LINK);
 	return errno_support(p, s, EACCES);
@@ -885,11 +886,16 @@ support ll_classify_default(const ir_policy *p, backend_facts f, ir_domain dom)
 	switch (dom) {
 	case IR_FILE:
 		return PARTIAL("Landlock does not mediate chmod, chown, utimes or xattrs (polc's "
-			       "write), mmap or lock, nor a descriptor opened before confinement");
+			       "write), connecting or sending to a unix socket by its path (a "
+			       "write for polc: /run/docker.sock stays reachable), mmap or lock, "
+			       "kernel-internal files (a memfd, a pipe or socket reopened through "
+			       "/proc/self/fd), nor a descriptor opened before confinement");
 	case IR_EXEC:
 		return PARTIAL("an allowed program's ELF interpreter (PT_INTERP), and for a "
 			       "hierarchy grant the system's dynamic loaders, are executable too: "
-			       "the kernel opens them for execution");
+			       "the kernel opens them for execution; and Landlock does not check "
+			       "kernel-internal files, so a memfd runs whatever the workload writes "
+			       "into it (fexecve, execveat AT_EMPTY_PATH)");
 	case IR_NETWORK:
 		return PARTIAL("Landlock mediates TCP bind and connect by port, and abstract unix "
 			       "sockets of other domains; nothing else (beside TCP rules MPTCP "
