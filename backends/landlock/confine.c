@@ -414,6 +414,11 @@ bool ll_closes_mptcp(const ir_policy *p)
 enum {
 	NR64_SOCKET = 41, NR64_URING_SETUP = 425, X32_BIT = 0x40000000,
 	NR32_SOCKETCALL = 102, NR32_SOCKET = 359, NR32_URING_SETUP = 425, SYS_SOCKET_CALL = 1,
+	/* SMC (net/smc): an AF_SMC socket, or since 6.11 an AF_INET/AF_INET6
+	 * one of protocol IPPROTO_SMC, falls back to TCP through an internal
+	 * TCP socket the kernel connects itself (kernel_connect: no LSM hook),
+	 * and Landlock mediates sockets whose protocol is TCP only */
+	LL_AF_SMC = 43, LL_IPPROTO_SMC = 256,
 };
 #define LD_W(off) BPF_STMT(BPF_LD | BPF_W | BPF_ABS, (off))
 #define JEQ(k, t, f) BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (k), (t), (f))
@@ -426,7 +431,7 @@ void ll_mptcp_filter(struct sock_filter *out)
 {
 	/* jump offsets count from the next instruction: the labels' indexes
 	 * are in the comments (L64 4, L32 10, SOCKETCALL 15, SOCKET 18,
-	 * ALLOW 21, EPERM 22) */
+	 * EPROTO 23, EAFNO 24, ALLOW 25, EPERM 26) */
 	const struct sock_filter f[LL_MPTCP_FILTER_LEN] = {
 		LD_W(offsetof(struct seccomp_data, arch)),      /* 0 */
 		JEQ(AUDIT_ARCH_X86_64, 2, 0),                   /* 1 -> L64 */
@@ -435,22 +440,26 @@ void ll_mptcp_filter(struct sock_filter *out)
 		LD_W(offsetof(struct seccomp_data, nr)),        /* 4: L64 (x86_64, x32) */
 		JEQ(NR64_SOCKET, 12, 0),                        /* 5 -> SOCKET */
 		JEQ(NR64_SOCKET | X32_BIT, 11, 0),              /* 6 -> SOCKET */
-		JEQ(NR64_URING_SETUP, 14, 0),                   /* 7 -> EPERM */
-		JEQ(NR64_URING_SETUP | X32_BIT, 13, 0),         /* 8 -> EPERM */
+		JEQ(NR64_URING_SETUP, 18, 0),                   /* 7 -> EPERM */
+		JEQ(NR64_URING_SETUP | X32_BIT, 17, 0),         /* 8 -> EPERM */
 		RET(SECCOMP_RET_ALLOW),                         /* 9 */
 		LD_W(offsetof(struct seccomp_data, nr)),        /* 10: L32 */
 		JEQ(NR32_SOCKET, 6, 0),                         /* 11 -> SOCKET */
-		JEQ(NR32_URING_SETUP, 9, 0),                    /* 12 -> EPERM */
+		JEQ(NR32_URING_SETUP, 13, 0),                   /* 12 -> EPERM */
 		JEQ(NR32_SOCKETCALL, 1, 0),                     /* 13 -> SOCKETCALL */
 		RET(SECCOMP_RET_ALLOW),                         /* 14 */
 		LD_W(ARG_LO(0)),                                /* 15: SOCKETCALL */
-		JEQ(SYS_SOCKET_CALL, 0, 4),                     /* 16 -> ALLOW */
+		JEQ(SYS_SOCKET_CALL, 0, 8),                     /* 16 -> ALLOW */
 		ERRNO(ENOSYS),                                  /* 17 */
 		LD_W(ARG_LO(2)),                                /* 18: SOCKET */
-		JEQ(IPPROTO_MPTCP, 0, 1),                       /* 19 -> ALLOW */
-		ERRNO(EPROTONOSUPPORT),                         /* 20 */
-		RET(SECCOMP_RET_ALLOW),                         /* 21: ALLOW */
-		ERRNO(EPERM),                                   /* 22: EPERM */
+		JEQ(IPPROTO_MPTCP, 3, 0),                       /* 19 -> EPROTO */
+		JEQ(LL_IPPROTO_SMC, 2, 0),                      /* 20 -> EPROTO */
+		LD_W(ARG_LO(0)),                                /* 21: the family */
+		JEQ(LL_AF_SMC, 1, 2),                           /* 22 -> EAFNO, ALLOW */
+		ERRNO(EPROTONOSUPPORT),                         /* 23: EPROTO */
+		ERRNO(EAFNOSUPPORT),                            /* 24: EAFNO */
+		RET(SECCOMP_RET_ALLOW),                         /* 25: ALLOW */
+		ERRNO(EPERM),                                   /* 26: EPERM */
 	};
 	memcpy(out, f, sizeof f);
 }

@@ -76,6 +76,7 @@ int ll_emit_json(const ir_policy *p, const backend_opts *o, buf *out, diag_ctx *
 	buf_puts(out, r.nports ? "\n  ]" : "]");
 	if (r.net_handled)      /* what comes with TCP rules (landlock.h) */
 		buf_puts(out, ",\n  \"seccomp_beside\": { \"socket IPPROTO_MPTCP\": \"EPROTONOSUPPORT\", "
+			 "\"socket IPPROTO_SMC\": \"EPROTONOSUPPORT\", \"socket AF_SMC\": \"EAFNOSUPPORT\", "
 			 "\"io_uring_setup\": \"EPERM\", \"i386 socketcall SYS_SOCKET\": \"ENOSYS\" }");
 	buf_puts(out, "\n}\n");
 	ll_ruleset_free(&r);

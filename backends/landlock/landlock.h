@@ -119,15 +119,16 @@ int ll_restrict(int fd, bool close_mptcp, char *err, size_t n);
  * unseen, and io_uring makes sockets where seccomp cannot look
  * (IORING_OP_SOCKET). So a ruleset that handles TCP bind or connect comes
  * with a seccomp filter (ll_restrict's close_mptcp) that refuses on x86_64,
- * x32 and i386: socket(2) with IPPROTO_MPTCP, EPROTONOSUPPORT (a kernel
- * without MPTCP says so: programs fall back to TCP, which Landlock
- * mediates); io_uring_setup(2), EPERM (as container runtimes' defaults);
+ * x32 and i386: socket(2) with IPPROTO_MPTCP or IPPROTO_SMC,
+ * EPROTONOSUPPORT (a kernel without MPTCP says so: programs fall back to
+ * TCP, which Landlock mediates), and of family AF_SMC, EAFNOSUPPORT (SMC
+ * falls back to a TCP connection the kernel makes unseen); io_uring_setup(2), EPERM (as container runtimes' defaults);
  * i386 socketcall(2)'s SYS_SOCKET, ENOSYS (it hides the protocol in
  * memory; the direct socket(2) is filtered). ll_mptcp_filter() writes it
  * (LL_MPTCP_FILTER_LEN instructions) for ll_restrict and the tests. */
 bool ll_handles_tcp(const ir_policy *p);     /* TCP bind or connect handled */
 bool ll_closes_mptcp(const ir_policy *p);    /* ... and the running ABI has them */
-#define LL_MPTCP_FILTER_LEN 23
+#define LL_MPTCP_FILTER_LEN 27
 struct sock_filter;
 void ll_mptcp_filter(struct sock_filter *out);
 

@@ -79,13 +79,17 @@ static uint32_t mptcp_expected(uint32_t arch, uint32_t nr, uint64_t a0, uint64_t
 {
 	if (arch == AUDIT_ARCH_X86_64) {
 		uint32_t n = nr & ~0x40000000u;    /* x32: the same call */
-		if (n == 41 && (uint32_t)a2 == IPPROTO_MPTCP)
+		if (n == 41 && ((uint32_t)a2 == IPPROTO_MPTCP || (uint32_t)a2 == 256))
 			return SECCOMP_RET_ERRNO | EPROTONOSUPPORT;
+		if (n == 41 && (uint32_t)a0 == 43)         /* AF_SMC */
+			return SECCOMP_RET_ERRNO | EAFNOSUPPORT;
 		if (n == 425)
 			return SECCOMP_RET_ERRNO | EPERM;
 	} else if (arch == AUDIT_ARCH_I386) {
-		if (nr == 359 && (uint32_t)a2 == IPPROTO_MPTCP)
+		if (nr == 359 && ((uint32_t)a2 == IPPROTO_MPTCP || (uint32_t)a2 == 256))
 			return SECCOMP_RET_ERRNO | EPROTONOSUPPORT;
+		if (nr == 359 && (uint32_t)a0 == 43)
+			return SECCOMP_RET_ERRNO | EAFNOSUPPORT;
 		if (nr == 425)
 			return SECCOMP_RET_ERRNO | EPERM;
 		if (nr == 102 && (uint32_t)a0 == 1)
@@ -102,7 +106,8 @@ static void test_mptcp_filter(void **state)
 	struct sock_filter f[LL_MPTCP_FILTER_LEN];
 	ll_mptcp_filter(f);
 	const uint32_t arches[] = { AUDIT_ARCH_X86_64, AUDIT_ARCH_I386, AUDIT_ARCH_AARCH64 };
-	const uint64_t vals[] = { 0, 1, 2, 6, 261, 262, 263, 0xffffffffull, 0x100000106ull,
+	const uint64_t vals[] = { 0, 1, 2, 6, 43, 255, 256, 261, 262, 263, 0xffffffffull,
+				  0x100000106ull, 0x10000002bull, 0x100000100ull,
 				  0xffffffff00000001ull, 0x8000000000000106ull };
 	const size_t nv = sizeof vals / sizeof *vals;
 	size_t runs = 0;
