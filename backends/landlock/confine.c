@@ -85,6 +85,44 @@ static int check_lost(const ir_policy *p, const ll_ruleset *r, int abi, const ch
 	return -1;
 }
 
+/* Per bind deny that this machine's ephemeral range makes partial: said. */
+static void say_autobind(src_loc at, const char *why, void *ctx)
+{
+	const lost_ctx *l = ctx;
+	if (!l->who)
+		return;
+	if (at.file)
+		fprintf(stderr, "%s:%d:%d: ", at.file->path, at.line, at.col);
+	fprintf(stderr, "%s: landlock: %s: here %s\n", l->who, l->refused ? "error" : "partial",
+		why);
+}
+
+/* A bind deny meeting net.ipv4.ip_local_port_range as this machine has it
+ * (classify() judged it by Linux's default): refused unless allow_partial. */
+static int check_autobind(const ir_policy *p, const ll_ruleset *r, const char *who,
+			  bool allow_partial, char *err, size_t n)
+{
+	unsigned lo, hi;
+	if (!(r->net_handled & LL_NET_BIND_TCP))
+		return 0;
+	FILE *f = fopen("/proc/sys/net/ipv4/ip_local_port_range", "re");
+	bool got = f && fscanf(f, "%u %u", &lo, &hi) == 2;
+	if (f)
+		fclose(f);
+	if (!got) {
+		lo = 1;                /* unknown: every port may be autobound */
+		hi = 65535;
+	}
+	lost_ctx l = { who, !allow_partial, 0 };
+	size_t k = ll_autobind_here(p, lo, hi, say_autobind, &l);
+	if (!k || allow_partial)
+		return 0;
+	snprintf(err, n, "landlock: %zu bind deny statement%s named above meet%s this machine's "
+		 "net.ipv4.ip_local_port_range %u-%u (use --allow-partial to run anyway)", k,
+		 k == 1 ? "" : "s", k == 1 ? "s" : "", lo, hi);
+	return -1;
+}
+
 /* The interpreter a program asks the kernel to open for execution: ELF
  * PT_INTERP, or a script's "#!" line. Into out; false if none. */
 static bool interpreter_of(int fd, char *out, size_t n)
@@ -368,7 +406,8 @@ int ll_ruleset_fd(const ir_policy *p, const char *who, bool allow_partial, int *
 		return -1;
 	ll_ruleset r;
 	ll_ruleset_build(p, &r);
-	if (check_lost(p, &r, abi, who, allow_partial, err, n) < 0) {
+	if (check_lost(p, &r, abi, who, allow_partial, err, n) < 0 ||
+	    check_autobind(p, &r, who, allow_partial, err, n) < 0) {
 		ll_ruleset_free(&r);
 		return -1;
 	}

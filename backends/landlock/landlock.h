@@ -86,6 +86,15 @@ const ir_stmt *ll_deny_within(const ir_policy *p, const char *path, bool beneath
 typedef void ll_lost_fn(src_loc at, const char *what, void *ctx);
 size_t ll_lost(const ir_policy *p, const ll_ruleset *r, int abi, ll_lost_fn *fn, void *ctx);
 
+/* net.ipv4.ip_local_port_range's default: listen(2) autobinds a socket
+ * there without bind(2), so a bind deny meeting it is partial (classify).
+ * ll_autobind_here() names, by fn(where, why, ctx), each bind deny that
+ * meets [lo, hi], this machine's range, and not the default: partial only
+ * here. Returns how many. */
+#define LL_EPHEMERAL_LO 32768
+#define LL_EPHEMERAL_HI 60999
+size_t ll_autobind_here(const ir_policy *p, unsigned lo, unsigned hi, ll_lost_fn *fn, void *ctx);
+
 /* The lowest ABI that has every right in `fs`, `net` and `scoped`. */
 int ll_abi_needed(uint64_t fs, uint64_t net, uint64_t scoped);
 /* The rights ABI `abi` knows. */

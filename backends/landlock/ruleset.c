@@ -266,6 +266,35 @@ static bool tcp_relevant(const ir_network *n)
 	       (n->family == 0 || n->family == AF_INET || n->family == AF_INET6);
 }
 
+/* listen(2) on an unbound TCP socket binds it to a port of
+ * net.ipv4.ip_local_port_range with no bind(2), which Landlock does not
+ * see: a process that listens and closes until it gets a port listens on
+ * a port a bind deny names (odd ports: ~15,000 tries for one of Linux's
+ * default range). Does a bind deny's port range meet [lo, hi]? */
+#define AUTOBIND_WHY "listen(2) on an unbound socket binds it to a port of " \
+	"net.ipv4.ip_local_port_range without bind(2), which Landlock does not see: " \
+	"retried, it listens on a port this denies"
+
+static bool autobind_meets(const ir_network *n, unsigned lo, unsigned hi)
+{
+	unsigned plo = n->has_port ? n->port_lo : 0, phi = n->has_port ? n->port_hi : 65535;
+	return n->op == IR_NET_BIND && plo <= hi && lo <= phi;
+}
+
+size_t ll_autobind_here(const ir_policy *p, unsigned lo, unsigned hi, ll_lost_fn *fn, void *ctx)
+{
+	size_t k = 0;
+	const ir_stmt_list *l = &p->dom[IR_NETWORK];
+	for (size_t i = 0; i < l->n; i++) {
+		const ir_network *n = &l->v[i].u.net;
+		if (eff(p, l->v[i].action) >= IR_DENY && tcp_relevant(n) && !n->has_addr &&
+		    autobind_meets(n, lo, hi) &&
+		    !autobind_meets(n, LL_EPHEMERAL_LO, LL_EPHEMERAL_HI))
+			fn(l->v[i].loc, AUTOBIND_WHY, ctx), k++;
+	}
+	return k;
+}
+
 static int cmp_uint(const void *a, const void *b)
 {
 	unsigned x = *(const unsigned *)a, y = *(const unsigned *)b;
@@ -831,6 +860,8 @@ static support classify_net(const ir_policy *p, const ir_stmt *s)
 	if (n->op == IR_NET_ANYOP || n->proto == IR_PROTO_ANY)
 		return PARTIAL("Landlock mediates TCP bind and connect only: listen, accept, send "
 			       "and other protocols are not refused");
+	if (autobind_meets(n, LL_EPHEMERAL_LO, LL_EPHEMERAL_HI))
+		return PARTIAL(AUTOBIND_WHY " (Linux's default range 32768-60999)");
 	if (n->family)
 		return PARTIAL("Landlock cannot tell inet from inet6: denied for both");
 	return errno_support(p, s, EACCES);
