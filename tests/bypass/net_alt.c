@@ -47,6 +47,12 @@
  *              PROCS (confining ourselves) and exec CMD: a socket made
  *              before confinement, inherited across exec
  *   fd3-OP                      OP on descriptor 3
+ *   smc-connect, smc6-connect-mapped, smc-bind  an SMC socket (AF_SMC,
+ *              SMCPROTO_SMC or SMCPROTO_SMC6: the smc module, which
+ *              socket(2) loads): connect to IPV4:PORT (the mapped IPv6
+ *              address for smc6), or bind to it. Its TCP connection is
+ *              one the kernel makes itself (kernel_connect), to the same
+ *              peer, with no LSM hook of its own
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -376,6 +382,20 @@ static int m_dccp_connect(const struct args *a)
 	return done(connect(s, sa4(a), sizeof a->a4), "connect");
 }
 
+enum { AF_SMC_ = 43, SMCPROTO_SMC_ = 0, SMCPROTO_SMC6_ = 1 };
+
+static int m_smc_connect(const struct args *a)
+{
+	int s = sock(AF_SMC_, SOCK_STREAM, SMCPROTO_SMC_);
+	return s < 0 ? 1 : done(connect(s, sa4(a), sizeof a->a4), "connect");
+}
+
+static int m_smc6_connect_mapped(const struct args *a)
+{
+	int s = sock(AF_SMC_, SOCK_STREAM, SMCPROTO_SMC6_);
+	return s < 0 ? 1 : done(connect(s, sa6(a), sizeof a->a6), "connect");
+}
+
 static int bind_as(int family, int type, int protocol, const struct sockaddr *to, socklen_t tl)
 {
 	int s = sock(family, type, protocol);
@@ -385,6 +405,11 @@ static int bind_as(int family, int type, int protocol, const struct sockaddr *to
 static int m_bind4(const struct args *a)
 {
 	return bind_as(AF_INET, SOCK_DGRAM, 0, sa4(a), sizeof a->a4);
+}
+
+static int m_smc_bind(const struct args *a)
+{
+	return bind_as(AF_SMC_, SOCK_STREAM, SMCPROTO_SMC_, sa4(a), sizeof a->a4);
 }
 
 static int m_bind6_mapped(const struct args *a)
@@ -588,6 +613,8 @@ static const struct { const char *name; int (*fn)(const struct args *); } modes[
 	{ "ping-bind", m_ping_bind }, { "raw-bind", m_raw_bind },
 	{ "raw-bind-unspec", m_raw_bind_unspec }, { "udplite-bind", m_udplite_bind },
 	{ "tcp-uring-send", m_tcp_uring_send }, { "mptcp-write", m_mptcp_write },
+	{ "smc-connect", m_smc_connect }, { "smc6-connect-mapped", m_smc6_connect_mapped },
+	{ "smc-bind", m_smc_bind },
 	{ "fd-send", m_fd_send }, { "hold", m_hold },
 };
 
