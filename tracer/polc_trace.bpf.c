@@ -321,8 +321,8 @@ static __always_inline __u32 polc_op(__u32 op)
  * family its family, 0: unknown), exactly as the BPF enforcer does
  * (polc_addr_family): an IPv4 socket's AF_UNSPEC send or bind is a
  * sockaddr_in, an IPv6 socket's sockaddr_in is IPv4 traffic, so the key's
- * family becomes the traffic's (polc_event_family). A recorder that read sa_family alone would
- * make allow-lists the enforcer then refuses. */
+ * family becomes the traffic's (polc_event_family). A recorder that read
+ * sa_family alone would make allow-lists the enforcer then refuses. */
 static __always_inline void key_addr(struct tb_key *k, __u32 op, __u64 uaddr, __u64 len)
 {
 	unsigned short sa_fam = 0;

@@ -310,8 +310,9 @@ static void dec_unix(pending *p, pid_t tid, const struct sockaddr_un *un, size_t
  * family sock_fam (0: unknown), exactly as the BPF enforcer does
  * (polc_addr_family): an IPv4 socket's AF_UNSPEC send or bind is a
  * sockaddr_in, an IPv6 socket's sockaddr_in is IPv4 traffic, so the
- * event's family becomes the traffic's (polc_event_family). A recorder that read sa_family
- * alone would make allow-lists the enforcer then refuses. */
+ * event's family becomes the traffic's (polc_event_family). A recorder
+ * that read sa_family alone would make allow-lists the enforcer then
+ * refuses. */
 static void dec_sockaddr(pending *p, pid_t tid, int sock_fam)
 {
 	const struct sockaddr_storage *ss = &p->sa;

@@ -131,7 +131,8 @@ int ll_restrict(int fd, bool close_mptcp, char *err, size_t n);
  * x32 and i386: socket(2) with IPPROTO_MPTCP or IPPROTO_SMC,
  * EPROTONOSUPPORT (a kernel without MPTCP says so: programs fall back to
  * TCP, which Landlock mediates), and of family AF_SMC, EAFNOSUPPORT (SMC
- * falls back to a TCP connection the kernel makes unseen); io_uring_setup(2), EPERM (as container runtimes' defaults);
+ * falls back to a TCP connection the kernel makes unseen);
+ * io_uring_setup(2), EPERM (as container runtimes' defaults);
  * i386 socketcall(2)'s SYS_SOCKET, ENOSYS (it hides the protocol in
  * memory; the direct socket(2) is filtered). ll_mptcp_filter() writes it
  * (LL_MPTCP_FILTER_LEN instructions) for ll_restrict and the tests. */
